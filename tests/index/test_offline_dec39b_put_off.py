@@ -3,6 +3,7 @@
 
 import pytest
 
+from memlane.index.cues import _TOLD_NOT_CHOSEN
 from memlane.testing import offline_summary
 
 _WAYS = ["shipped", None]
@@ -40,3 +41,41 @@ def test_a_choice_before_a_put_off_stays_a_decision(model):
         "Dev: Fine by me.",
         model=model)
     assert any("polytunnel" in d.lower() for d in summary.decisions), summary.decisions
+
+
+
+# an objection opened by "Wait" after a question, and a word it must not leave in a decision
+_WAIT = [
+    ("Wait, the seed orders.", "seed orders"),
+    ("Wait, society rules say the plot holder pays if there's a dispute.", "society rules"),
+    ("Wait, the council lease says no permanent structures without permission.", "council lease"),
+]
+
+
+@pytest.mark.parametrize("model", _WAYS)
+@pytest.mark.parametrize("case", _WAIT)
+def test_an_objection_opened_by_wait_is_no_decision(case, model):
+    said, words = case
+    summary, _ = offline_summary(
+        "Marta: The allotment society wants to put up a polytunnel on the spare plot by the gate.",
+        "Dev: Should we buy the 4 metre one from Haxnicks?",
+        f"Marta: {said}",
+        "Dev: OK.",
+        model=model)
+    assert not any(words in d.lower() for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("sentence, tells", [
+    ("Wait, the migration for the audit log table isn't in yet.", True),
+    ("Wait for that before we change anything", True),
+    ("My aunt's abroad until the 20th and won't see the post.", True),
+    ("My daughter says it looks shop-bought.", True),
+    ("It saves an hour of Jade's wages every day.", True),
+    ("It finishes early.", True),
+    ("Wait until Monday to send the invoices.", False),
+    ("It goes to the vote on Thursday.", False),
+    ("It stays at £5.", False),
+    ("My round, I'll get the drinks.", False),
+])
+def test_what_tells_rather_than_chooses(sentence, tells):
+    assert bool(_TOLD_NOT_CHOSEN.match(sentence)) is tells

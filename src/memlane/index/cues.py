@@ -2519,6 +2519,15 @@ class _Reader:
             if name == "decisions" and _PUT_OFF_SAID.match(self.turns[where[0]].sentences[where[1]]):
                 self.put(where, "decisions", "")
 
+    def told_not_chosen(self) -> None:
+        """A decision that tells rather than chooses (:data:`_TOLD_NOT_CHOSEN`: "Wait, the
+        publisher milestone on the 30th explicitly lists the co-op lobby.", "My goal is to pass
+        the JLPT N4 in December.", "It finishes early.") is taken out, whichever reader placed
+        it (session 39, dec39b). Read after :meth:`screen`, on what the conversation keeps."""
+        for where, name in list(self.cues.placed.items()):
+            if name == "decisions" and _TOLD_NOT_CHOSEN.match(self.text[where].partition(" — ")[0]):
+                self.put(where, "decisions", "")
+
     def one_question(self) -> None:
         """Two questions said one after the other in a turn and both left open, one of them a
         fragment (no question word, auxiliary, "if" or "whether" at its head), are one open
@@ -3987,6 +3996,17 @@ this up at the next benefits review", "Nothing to decide till we hear from Holli
 decision (session 39, dec39b). The put-off opens the sentence, after an agreement at most: not
 one that follows a choice ("Daniel till March, then we look again"), nor the speaker's own
 errand ("I'll pick it up at the shop on Saturday")."""
+_TOLD_NOT_CHOSEN = re.compile(
+    r"^(?:wait(?:\s*[,.!:\u2014-]|\s+(?:so|actually)\b|\s+for\s+(?:that|it|this|them)\s+(?:before|till|until)\b)|"
+    r"my\s+[a-z-]+(?:'s\b|\s+(?:is|are|was|were|says?|said|has|had|thinks?|thought)\b)|"
+    r"it\s+(?!(?:is|was|has|does|needs|goes|stays|moves|comes|gets)\b)[a-z]{3,}s\b)",
+    re.IGNORECASE)
+"""A sentence that tells rather than chooses: an objection opened by "Wait" ("Wait, the
+migration for the audit log table isn't in yet", "Wait for that before we change anything"),
+the speaker's own circumstance ("My aunt's abroad until the 20th", "My daughter says it looks
+shop-bought"), or how a thing behaves ("It queues and goes down after their next uplink", "It
+saves an hour of Jade's wages every day"): no decision (session 39, dec39b). Not what "it"
+is given ("It goes to the vote", "It stays")."""
 _FRAME = re.compile(r"\bkeep (?:it|this|things) (?:short|brief|quick|tight|to (?:half an hour|an hour|"
                     r"\w+ minutes))\b", re.IGNORECASE)
 """How the meeting is run ("Standup, let's keep it short."): no decision (session 13)."""
@@ -4569,6 +4589,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.two_choices()
     reader.screen()
     reader.put_off_said()
+    reader.told_not_chosen()
     reader.let_me_check()  # after the screen, which takes out "Let me think about that one, …" as no task
     reader.not_ahead()
     reader.one_question()
