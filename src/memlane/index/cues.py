@@ -2509,6 +2509,25 @@ class _Reader:
                                              or len(_content(self.text[where]) - STOPWORDS - _WH_WORDS - _COURTESY) < 2):
                 self.put(where, "open_questions", "")  # (and one naming less than two things, session 26)
 
+    def put_off_said(self) -> None:
+        """A decision whose sentence is a put-off said as what we do (:data:`_PUT_OFF_SAID`:
+        "Then we talk again.", "Right. Nothing to decide till we hear from Hollins Park") is
+        taken out: the labelling guide counts a deferral as no decision (session 39, dec39b).
+        Read after :meth:`screen`, on what the conversation keeps, whichever reader placed it;
+        :meth:`read`, which the sentence model's training reads, is unchanged."""
+        for where, name in list(self.cues.placed.items()):
+            if name == "decisions" and _PUT_OFF_SAID.match(self.turns[where[0]].sentences[where[1]]):
+                self.put(where, "decisions", "")
+
+    def told_not_chosen(self) -> None:
+        """A decision that tells rather than chooses (:data:`_TOLD_NOT_CHOSEN`: "Wait, the
+        publisher milestone on the 30th explicitly lists the co-op lobby.", "My goal is to pass
+        the JLPT N4 in December.", "It finishes early.") is taken out, whichever reader placed
+        it (session 39, dec39b). Read after :meth:`screen`, on what the conversation keeps."""
+        for where, name in list(self.cues.placed.items()):
+            if name == "decisions" and _TOLD_NOT_CHOSEN.match(self.text[where].partition(" — ")[0]):
+                self.put(where, "decisions", "")
+
     def one_question(self) -> None:
         """Two questions said one after the other in a turn and both left open, one of them a
         fragment (no question word, auxiliary, "if" or "whether" at its head), are one open
@@ -3964,6 +3983,30 @@ _DEFERS = re.compile(
 say in two weeks", "Decide once we're there"; "Let's park that until…", "We'll cross that bridge when we get
 there", "yes pls, but lets do it tomorrow", session 19): no decision (the labelling guide: a deferral is not one) (session 13). Not a wait someone is spared ("…, so you don't have to wait for the
 rest")."""
+_PUT_OFF_SAID = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|then|right|fine(?: by me)?|well|hmm|alright|yeah)[,.!]?\s+)*"
+    r"(?:(?:let'?s|we(?:'ll| will| can)?)\s+(?:all\s+|just\s+)?)?"
+    r"(?:(?:look|talk)\s+again\b|think\s+(?:about|over|on)\s+(?:it|this|that)\b|"
+    r"pick\s+(?:this|it|that)\s+up\s+(?:again|at\s+the|when|once|after|next|on\s+\w+day)\b|"
+    r"nothing\s+(?:to|we\s+can)\s+decide\b|come\s+back\s+to\s+(?:it|this|that)\b)",
+    re.IGNORECASE)
+"""A put-off said as what we do, in forms ``_DEFERS`` does not read ("Then we talk again.",
+"We can look again next spring", "Let's all think about it before the 14th.", "Let's pick
+this up at the next benefits review", "Nothing to decide till we hear from Hollins Park"): no
+decision (session 39, dec39b). The put-off opens the sentence, after an agreement at most: not
+one that follows a choice ("Daniel till March, then we look again"), nor the speaker's own
+errand ("I'll pick it up at the shop on Saturday")."""
+_TOLD_NOT_CHOSEN = re.compile(
+    r"^(?:wait(?:\s*[,.!:\u2014-]|\s+(?:so|actually)\b|\s+for\s+(?:that|it|this|them)\s+(?:before|till|until)\b)|"
+    r"my\s+[a-z-]+(?:'s\b|\s+(?:is|are|was|were|says?|said|has|had|thinks?|thought)\b)|"
+    r"it\s+(?!(?:is|was|has|does|needs|goes|stays|moves|comes|gets)\b)[a-z]{3,}s\b)",
+    re.IGNORECASE)
+"""A sentence that tells rather than chooses: an objection opened by "Wait" ("Wait, the
+migration for the audit log table isn't in yet", "Wait for that before we change anything"),
+the speaker's own circumstance ("My aunt's abroad until the 20th", "My daughter says it looks
+shop-bought"), or how a thing behaves ("It queues and goes down after their next uplink", "It
+saves an hour of Jade's wages every day"): no decision (session 39, dec39b). Not what "it"
+is given ("It goes to the vote", "It stays")."""
 _FRAME = re.compile(r"\bkeep (?:it|this|things) (?:short|brief|quick|tight|to (?:half an hour|an hour|"
                     r"\w+ minutes))\b", re.IGNORECASE)
 """How the meeting is run ("Standup, let's keep it short."): no decision (session 13)."""
@@ -4545,6 +4588,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.and_more()
     reader.two_choices()
     reader.screen()
+    reader.put_off_said()
+    reader.told_not_chosen()
     reader.let_me_check()  # after the screen, which takes out "Let me think about that one, …" as no task
     reader.not_ahead()
     reader.one_question()
