@@ -4219,12 +4219,15 @@ _ASK_WHOM = re.compile(r"\b(?:i'?ll|i will|ill)\s+(?:ask|check with|email|ring|c
 "Ill ask Dario on monday.")."""
 _STEP_ASIDE = re.compile(
     r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|last|\d+)\s"
-    r"|(?:might|may|could)\s+(?:just\s+|well\s+|only\s+)?be\b)")
+    r"|(?:might|may|could)\s+(?:just\s+|well\s+|only\s+)?be\b"
+    r"|(?:my|our|their|his|her|your)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|was|were|has|have|had)\s+(?!\S*\d))")
 """A remark after a participant's commitment ("I'll relabel them by hand this morning, the label
 printer works again", "I'll call Coldline first thing tomorrow, last time it was ticket
 CL-5520", "I'll ask Fergus, he runs the rota"): not part of the step (session 16); nor a guess
 with its subject dropped ("I'll look at why CI breaks on Node 18, might just be one package",
-session 31). Not a
+session 31); nor a clause whose subject is something of someone's ("I'll email BFI this week,
+their bookings page is bfi.org.uk/distribution", session 39), unless what it says is a key with
+digits ("…, our ref is STC/0193": the labellers keep the key with the step). Not a bare
 possessive, which goes on a list ("…about his family, his friends, and…"), nor a clause
 followed by another comma (a list, or an aside inside the step: "I'll ask Sophia, the woman I
 met in my Zumba class, if she'd like…")."""
