@@ -1905,7 +1905,8 @@ class _Reader:
         """"I'll ask Fergus." answering "Is the rescue boat crew free on the 14th?" says whom, not
         what: written with the question it answers (the nearest earlier sentence of the turn,
         or the last of the turn before, when it asks) (session 20)."""
-        if not (_ASK_WHOM.search(step) or _EACH_ASKED.search(step)):
+        on_it = _ON_IT.search(step)
+        if not (_ASK_WHOM.search(step) or _EACH_ASKED.search(step) or on_it):
             return step
         sents = self.turns[ti].sentences
         asked = next((x for x in reversed(sents[:si]) if x.endswith("?")), None)
@@ -1916,6 +1917,13 @@ class _Reader:
             # price both", session 37)
             asked = next((x for x in reversed(self.turns[ti - 1].sentences[-2 if lead else -1:])
                           if x.endswith("?")), None)
+        if asked is None and on_it and si == 0 and ti >= 2 and self.turns[ti - 1].who != self.turns[ti].who:
+            # past a turn that answers with not knowing and asks nothing ("Do we know whether the
+            # Heritage Fund would match anything?" — "No idea. Their next round closes in
+            # January" — "I'll look into it", session 39)
+            between = self.turns[ti - 1].sentences
+            if between and _NOT_KNOWN.match(between[0]) and not any(x.endswith("?") for x in between):
+                asked = next((x for x in reversed(self.turns[ti - 2].sentences) if x.endswith("?")), None)
         return f"{step.rstrip('.!')} — {asked}" if asked and len(_content(asked)) >= 2 else step  # (not "Six?")
 
     def reached(self, ti: int, si: int, step: str) -> str:
@@ -4250,6 +4258,11 @@ _EACH_ASKED = re.compile(r"\b(?:i'?ll|i will)\s+[a-z]+\s+(?:both|either|each)(?:
                          r"(?:\s+(?:today|tonight|tomorrow|first|this\s+\w+))?[.!]?$", re.IGNORECASE)
 """A step on the options just asked about, named only as "both" ("Do we order more from Rockcity or
 borrow the Leeds wall's?" — "I'll price both") (session 37)."""
+_ON_IT = re.compile(r"\b(?:i'?ll|i will)\s+(?:look into|look at|check|find out about|follow up on|chase|sort)\s+"
+                    r"(?:it|that|this)(?:\s+(?:today|tonight|now|tomorrow|first|later|this\s+\w+))?[.!]?$",
+                    re.IGNORECASE)
+"""A step naming what it looks into only as "it" or "that" ("I'll look into it", "I'll check that
+tomorrow"): it says what only with the question it answers (session 39)."""
 _NOT_KNOWN = re.compile(r"(?:(?:good question|no idea|not sure(?: yet)?|dunno|no clue|not a clue|"
                         r"i don'?t know|i'?m not sure)[,.!]?\s*)+", re.IGNORECASE)
 """A lead that answers a question with not knowing ("Not sure yet.", "Good question, I don't know.")."""
@@ -4262,12 +4275,15 @@ _ASK_WHOM = re.compile(r"\b(?:i'?ll|i will|ill)\s+(?:ask|check with|email|ring|c
 "Ill ask Dario on monday.")."""
 _STEP_ASIDE = re.compile(
     r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|last|\d+)\s"
-    r"|(?:might|may|could)\s+(?:just\s+|well\s+|only\s+)?be\b)")
+    r"|(?:might|may|could)\s+(?:just\s+|well\s+|only\s+)?be\b"
+    r"|(?:my|our|their|his|her|your)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|was|were|has|have|had)\s+(?!\S*\d))")
 """A remark after a participant's commitment ("I'll relabel them by hand this morning, the label
 printer works again", "I'll call Coldline first thing tomorrow, last time it was ticket
 CL-5520", "I'll ask Fergus, he runs the rota"): not part of the step (session 16); nor a guess
 with its subject dropped ("I'll look at why CI breaks on Node 18, might just be one package",
-session 31). Not a
+session 31); nor a clause whose subject is something of someone's ("I'll email BFI this week,
+their bookings page is bfi.org.uk/distribution", session 39), unless what it says is a key with
+digits ("…, our ref is STC/0193": the labellers keep the key with the step). Not a bare
 possessive, which goes on a list ("…about his family, his friends, and…"), nor a clause
 followed by another comma (a list, or an aside inside the step: "I'll ask Sophia, the woman I
 met in my Zumba class, if she'd like…")."""
