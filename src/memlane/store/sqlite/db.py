@@ -351,8 +351,9 @@ def write_stamp(file: str) -> tuple[int, ...] | None:
     time (``chmod``, ``chattr +i``, an ACL, another file renamed over it all move it; a
     write moves neither: the file's only at a checkpoint, the mapped ``-shm``'s not), and
     the ``-wal``'s inode, mode, owner and group, not its change time, which every write
-    moves (``chattr +i`` or an ACL on the ``-wal`` alone is not seen: SQLite's next write
-    into it fails, "disk I/O error", and nothing is stored). None when one of the three is
+    moves (``chattr +i`` or an ACL on the ``-wal`` alone is not seen here: SQLite's next
+    write into it fails, "disk I/O error", nothing stored, and that error has the file
+    judged again, ``Database._error``, session 40). None when one of the three is
     missing (then the folder decides, which this does not see). ``Database`` judges
     ``opens_read_only`` again only when it differs (session 39: the judgment was asked at
     every write transaction and every ``read_only``, 20-51 us each under load)."""
@@ -829,11 +830,6 @@ class Database:
         try:
             conn.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
         except sqlite3.Error as e:
-            if depth == 0 and conn.in_transaction:  # (a COMMIT that failed writing)
-                try:
-                    conn.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
             raise self._error("commit", e) from e
 
     def _error(self, what: str, e: sqlite3.Error) -> StoreError:
