@@ -13,7 +13,6 @@ for another user ``chmod 444``, which moves the ``-wal``'s mode (passes before t
 from __future__ import annotations
 
 import sqlite3
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,7 +21,7 @@ import pytest
 from memlane.errors import StoreError
 from memlane.memory import Memory
 from memlane.testing import memory
-from tests.read_only_kit import filled_unlocked, lock
+from tests.read_only_kit import filled_unlocked, locked
 
 filled = pytest.fixture(filled_unlocked, name="filled")
 
@@ -50,8 +49,7 @@ def test_a_wal_locked_alone_refuses_writes_as_read_only(filled: Path, how: str) 
     with memory(filled) as mem:
         write(mem, "before")
         assert mem.store.read_only is False  # (judged: the stamp is the file's now)
-        undo = lock(Path(f"{filled}-wal"))
-        try:
+        with locked(Path(f"{filled}-wal")):
             with pytest.raises(StoreError) as refused:
                 write(mem, "refused")
             assert refused.value.read_only, str(refused.value)
@@ -61,8 +59,6 @@ def test_a_wal_locked_alone_refuses_writes_as_read_only(filled: Path, how: str) 
             with pytest.raises(StoreError) as again:
                 write(mem, "refused again")
             assert again.value.read_only
-        finally:
-            subprocess.run(undo, check=True)
         write(mem, "after")  # judged again: taken
         assert mem.store.read_only is False
     stored = _stored(filled)
