@@ -99,3 +99,26 @@ def test_rights_given_while_open(role: tuple[str, str, str]) -> None:
         assert mem.pack("Lisbon", scope=SCOPE).id is not None  # journaled again
         added = mem.add_message(SCOPE, "user", "I moved to Porto")
         assert [m.text for m in mem.messages(added.session_id)] == ["I moved to Porto"]
+
+
+def test_an_ask_the_server_does_not_answer_keeps_the_last_answer(
+        role: tuple[str, str, str]) -> None:
+    """Asked again, the judgment is a statement that may fail (an outage: here the role's
+    connection ended and a new one refused): ``read_only`` is a property read by the index
+    worker's poll and each request's key check, so it answers what it last knew, and asks
+    again at the next read, not a second later (before session 40 it was never asked
+    again, so a read of it never raised once answered)."""
+    owner, url, name = role
+    _grant_writes(owner, name)
+    with memory(url) as mem:
+        assert mem.store.read_only is False
+        time.sleep(PostgresStore.READ_ONLY_SECONDS)
+        _as_owner(owner, f'ALTER ROLE "{name}" NOLOGIN',
+                  "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                  f" WHERE usename = '{name}'")
+        try:
+            assert mem.store.read_only is False  # the ask failed: the last answer
+        finally:
+            _as_owner(owner, f'ALTER ROLE "{name}" LOGIN')
+        _as_owner(owner, f'REVOKE {_WRITES} ON ALL TABLES IN SCHEMA public FROM "{name}"')
+        assert mem.store.read_only is True  # asked again at once, on a new connection

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from memlane.errors import StoreError
 from memlane.store.postgres import search
 from memlane.store.postgres.changes import ChangesMixin
 from memlane.store.postgres.db import Database, Tracer
@@ -102,9 +103,14 @@ class PostgresStore(SearchReads, PostgresSessions, ItemsMixin, PostgresSearch, P
         if refusals != seen:
             known, asked = True, now
         elif asked is None or now - asked >= self.READ_ONLY_SECONDS:
-            row = self._run("SELECT current_setting('transaction_read_only') = 'on'"
-                            " OR NOT has_table_privilege('facts', 'UPDATE')"
-                            " OR NOT has_table_privilege('packs', 'INSERT')").fetchone()
+            try:
+                row = self._run("SELECT current_setting('transaction_read_only') = 'on'"
+                                " OR NOT has_table_privilege('facts', 'UPDATE')"
+                                " OR NOT has_table_privilege('packs', 'INSERT')").fetchone()
+            except StoreError:
+                if asked is None:
+                    raise  # (never answered: as when it was asked once)
+                return bool(known)  # the server unreachable: the last answer, asked again next
             known, asked = bool(row[0]), now
         self.__dict__["_read_only"] = (known, asked, refusals)
         return bool(known)
