@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,37 @@ def lock(target: Path) -> list[str]:
     target.chmod(0o555 if target.is_dir() else 0o444)
     return ["chmod", "u+w", str(target)]
 
+
+
+@contextmanager
+def locked(target: Path) -> Iterator[Path]:
+    """``target`` (a file, or a folder) made unwritable (``lock``) inside the block, and
+    writable again on the way out, however the block ends."""
+    undo = lock(target)
+    try:
+        yield target
+    finally:
+        subprocess.run(undo, check=True)
+
+
+@contextmanager
+def locked_copy(source: Path, db: Path) -> Iterator[Path]:
+    """A copy of the database file ``source`` at ``db`` (its folder made, which must not be
+    there yet), ``locked`` inside the block."""
+    db.parent.mkdir()
+    shutil.copy(source, db)
+    with locked(db):
+        yield db
+
+
+def replace_locked(filled: Path, db: Path, undo: list[list[str]]) -> None:
+    """A snapshot, ``filled``, renamed over ``db``, a file ``lock`` made unwritable: unlocked
+    (``undo[0]``), replaced, locked again (``undo[0]`` now undoes the new lock)."""
+    subprocess.run(undo[0], check=True)
+    new = db.with_name(f"{db.name}.new")
+    shutil.copy(filled, new)
+    os.replace(new, db)
+    undo[0] = lock(db)
 
 def unlock_all(folder: Path) -> None:
     """Undo ``lock`` on ``folder`` and everything in it (a test's clean-up)."""

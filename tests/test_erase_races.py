@@ -122,9 +122,13 @@ def _model_reply(marker: str, asked: threading.Event, release: threading.Event) 
     return reply
 
 
-def test_a_worker_summarising_an_erased_session_writes_nothing_of_it(db_url: str) -> None:
+@contextlib.contextmanager
+def _held_model(db_url: str, marker: str) -> Iterator[tuple[Memory, Memory, threading.Event, threading.Event]]:
+    """``(mem, worker, asked, release)``: two ``Memory`` objects on ``db_url`` (the test's
+    and an indexing worker's) summarising through a loopback model server whose each answer
+    (``_model_reply`` of ``marker``) sets ``asked`` and waits (at most 60 s) until ``release``
+    is set. Both are closed, and the server released, on the way out."""
     asked, release = threading.Event(), threading.Event()
-    marker = "Vexmoor"
     with ChatServer(_model_reply(marker, asked, release)) as srv:
         config = load_config(environ={}).replace(
             indexing={"backend": "llm", "service": "local", "max_attempts": 1},
@@ -134,39 +138,45 @@ def test_a_worker_summarising_an_erased_session_writes_nothing_of_it(db_url: str
         mem = Memory(db_url, config=config, embedder=embedder)
         worker = Memory(db_url, config=config, embedder=embedder)
         try:
-            # bob: a small session, read by the offline patterns (no model call)
-            add_sessions(mem, [(3, [("user", "I live in Porto"), ("assistant", "ok")])],
-                         now=NOW, scope="bob")
-            cached_before = _cached(mem.store)
-            add_sessions(mem, [(2, [("user", f"I moved to {marker}ville"), ("assistant", "splendid"),
-                                    ("user", "my sister lives there"), ("assistant", "nice")])],
-                         now=NOW, scope="alice", index=False)
-            done: list[Any] = []
-            thread = threading.Thread(target=lambda: done.append(worker.index(now=NOW)))
-            thread.start()
-            # the worker has indexed the turns and leased the session; it waits on the model
-            assert asked.wait(60)
-            report = mem.forget_scope("alice")
-            assert report.counts["sessions"] == 1 and report.counts["messages"] == 4
-            release.set()
-            thread.join(60)
-            assert not thread.is_alive() and done
-            store = mem.store
-            assert store.list_sessions("alice") == []
-            assert store.items_of_kind("summary", "alice") == []
-            assert store.scope_entities("alice") == []
-            assert store.list_facts("alice") == []
-            assert store.relations_of(f"{marker.lower()}ville", "alice") == []
-            # the cache holds none of the turn, summary, fact and entity texts the worker
-            # embedded for alice, the last ones after the erase
-            assert _cached(store) == cached_before
-            assert _cache_mentions(store, marker) == 0
-            assert [s.scope for s in store.list_sessions()] == ["bob"]
-            assert store.counters().get("sessions_failed", 0) == 0
+            yield mem, worker, asked, release
         finally:
             release.set()
             worker.close()
             mem.close()
+
+
+def test_a_worker_summarising_an_erased_session_writes_nothing_of_it(db_url: str) -> None:
+    marker = "Vexmoor"
+    with _held_model(db_url, marker) as (mem, worker, asked, release):
+        # bob: a small session, read by the offline patterns (no model call)
+        add_sessions(mem, [(3, [("user", "I live in Porto"), ("assistant", "ok")])],
+                     now=NOW, scope="bob")
+        cached_before = _cached(mem.store)
+        add_sessions(mem, [(2, [("user", f"I moved to {marker}ville"), ("assistant", "splendid"),
+                                ("user", "my sister lives there"), ("assistant", "nice")])],
+                     now=NOW, scope="alice", index=False)
+        done: list[Any] = []
+        thread = threading.Thread(target=lambda: done.append(worker.index(now=NOW)))
+        thread.start()
+        # the worker has indexed the turns and leased the session; it waits on the model
+        assert asked.wait(60)
+        report = mem.forget_scope("alice")
+        assert report.counts["sessions"] == 1 and report.counts["messages"] == 4
+        release.set()
+        thread.join(60)
+        assert not thread.is_alive() and done
+        store = mem.store
+        assert store.list_sessions("alice") == []
+        assert store.items_of_kind("summary", "alice") == []
+        assert store.scope_entities("alice") == []
+        assert store.list_facts("alice") == []
+        assert store.relations_of(f"{marker.lower()}ville", "alice") == []
+        # the cache holds none of the turn, summary, fact and entity texts the worker
+        # embedded for alice, the last ones after the erase
+        assert _cached(store) == cached_before
+        assert _cache_mentions(store, marker) == 0
+        assert [s.scope for s in store.list_sessions()] == ["bob"]
+        assert store.counters().get("sessions_failed", 0) == 0
 
 
 def _cached(store: Any) -> set[bytes]:
@@ -250,43 +260,30 @@ def test_a_worker_summarising_a_session_that_loses_a_turn_writes_nothing_of_it(d
     """``forget_item`` of a turn while the worker waits on the model with the session's
     messages read: the worker writes nothing of that answer (it quotes the erased message),
     and the session, queued again by the erase, is summarised from the messages left."""
-    asked, release = threading.Event(), threading.Event()
     marker = "Vexmoor"
-    with ChatServer(_model_reply(marker, asked, release)) as srv:
-        config = load_config(environ={}).replace(
-            indexing={"backend": "llm", "service": "local", "max_attempts": 1},
-            llm_services={"local": LLMServiceConfig(base_url=srv.base_url, model="m",
-                                                    api_key_env="MEMLANE_TEST_NO_SUCH_KEY")})
-        embedder = HashingEmbedder(dim=256, char_trigrams=True)
-        mem = Memory(db_url, config=config, embedder=embedder)
-        worker = Memory(db_url, config=config, embedder=embedder)
-        try:
-            add_sessions(mem, [(2, [("user", f"I moved to {marker}ville"), ("assistant", "splendid"),
-                                    ("user", "my sister lives there"), ("assistant", "nice")])],
-                         now=NOW, scope="alice", index=False)
-            done: list[Any] = []
-            thread = threading.Thread(target=lambda: done.append(worker.index(now=NOW)))
-            thread.start()
-            assert asked.wait(60)   # turns indexed, the session leased, the model asked
-            [sid] = [s.id for s in mem.sessions("alice")]
-            [turn] = [i.id for i in mem.store.session_items(sid, kind="turn")
-                      if marker in i.text]
-            mem.forget_item(turn)
-            release.set()
-            thread.join(60)
-            assert not thread.is_alive() and done
-            store = mem.store
-            assert store.items_of_kind("summary", "alice") == []
-            assert store.list_facts("alice") == [] and store.scope_entities("alice") == []
-            assert _cache_mentions(store, marker) == 0
-            # queued again by the erase, the session was summarised again from what is left
-            assert [m.text for m in store.session_messages(sid)] == ["splendid",
-                                                                     "my sister lives there", "nice"]
-            assert store.counters().get("sessions_failed", 0) == 0
-        finally:
-            release.set()
-            worker.close()
-            mem.close()
+    with _held_model(db_url, marker) as (mem, worker, asked, release):
+        add_sessions(mem, [(2, [("user", f"I moved to {marker}ville"), ("assistant", "splendid"),
+                                ("user", "my sister lives there"), ("assistant", "nice")])],
+                     now=NOW, scope="alice", index=False)
+        done: list[Any] = []
+        thread = threading.Thread(target=lambda: done.append(worker.index(now=NOW)))
+        thread.start()
+        assert asked.wait(60)   # turns indexed, the session leased, the model asked
+        [sid] = [s.id for s in mem.sessions("alice")]
+        [turn] = [i.id for i in mem.store.session_items(sid, kind="turn")
+                  if marker in i.text]
+        mem.forget_item(turn)
+        release.set()
+        thread.join(60)
+        assert not thread.is_alive() and done
+        store = mem.store
+        assert store.items_of_kind("summary", "alice") == []
+        assert store.list_facts("alice") == [] and store.scope_entities("alice") == []
+        assert _cache_mentions(store, marker) == 0
+        # queued again by the erase, the session was summarised again from what is left
+        assert [m.text for m in store.session_messages(sid)] == ["splendid",
+                                                                 "my sister lives there", "nice"]
+        assert store.counters().get("sessions_failed", 0) == 0
 
 
 def test_an_indexer_embedding_a_late_message_while_a_turn_is_forgotten(db_url: str) -> None:

@@ -10,7 +10,11 @@ a change) holds one indexed session and a fact of scope ``s``. For ``add_message
 function wrapped), and times the judgment a write asks (``Database._made_read_only``, or
 ``opens_read_only`` itself where the database has none) over ``--runs`` calls, and each of
 the three calls: medians in microseconds, CPU time (``time.process_time_ns``, less noisy
-than wall time on a shared machine). Prints one JSON line.
+than wall time on a shared machine). Session 40: also the statements of each call that
+``_WRITE_STATEMENT`` (the first-word regex a single statement outside a transaction is
+read by, ``Database._writing``) matched against, and what matching them all costs once
+(``write_regex_us``, the median of ``--runs`` passes over the call's statements). Prints
+one JSON line.
 """
 
 from __future__ import annotations
@@ -69,19 +73,39 @@ def main() -> None:
                 "search": lambda: mem.search("Lisbon", scope="s"),
                 "pack": lambda: mem.pack("where do I live", scope="s"),
             }
+            regex = getattr(sqlite_db, "_WRITE_STATEMENT", None)
+            read: list[str] = []
+
+            class Recorded:  # the regex, its statements recorded
+                @staticmethod
+                def match(sql: str) -> Any:
+                    read.append(sql)
+                    return regex.match(sql) if regex is not None else None
+
             sqlite_db.opens_read_only = counted
+            if regex is not None:
+                sqlite_db._WRITE_STATEMENT = Recorded  # type: ignore[assignment]
             try:
-                per_call = {}
+                per_call, statements = {}, {}
                 for name, call in calls.items():
                     call()  # (a first call's caches filled)
                     asked[0] = 0
+                    read.clear()
                     call()
                     per_call[name] = asked[0]
+                    statements[name] = list(read)
             finally:
                 sqlite_db.opens_read_only = judge
+                if regex is not None:
+                    sqlite_db._WRITE_STATEMENT = regex
             made = getattr(db, "_made_read_only", None)
             one = made if made is not None else (lambda: judge(db._file, resolved=True))
             out = {"asks_per_call": per_call, "judgment_us": median_us(one, args.runs * 10)}
+            if regex is not None:
+                out["write_regex_per_call"] = {n: len(v) for n, v in statements.items()}
+                out["write_regex_us"] = {
+                    n: median_us(lambda v=v: [regex.match(sql) for sql in v], args.runs * 10)
+                    for n, v in statements.items()}
             out.update({f"{name}_us": median_us(call, args.runs) for name, call in calls.items()})
     print(json.dumps(out))
 

@@ -799,20 +799,36 @@ class Memory:
             return True
         if not getattr(self.store, "read_only", False):
             return False
+        self._say_read_only(what)
+        return True
+
+    def _say_read_only(self, what: str) -> None:
         said = self.__dict__.setdefault("_read_only_said", set())
         if what not in said:
             said.add(what)
             log.warning("%s is read-only: %s", public_url(self.store.url), what)
-        return True
+
+    @contextlib.contextmanager
+    def _unless_refused(self, what: str) -> Iterator[None]:
+        """A write a read makes, skipped (logged once, as ``_read_only`` does) when the
+        database refuses it as read-only: one judged writable when the read began, which
+        may no longer be written (session 40: a PostgreSQL role whose write grants were
+        revoked while open; the read failed with its own write)."""
+        try:
+            yield
+        except StoreError as e:
+            if not e.read_only:
+                raise
+            self._say_read_only(what)
 
     def _touch_facts(self, hits: list[Hit], when: datetime) -> None:
         """A fact returned by a search counts as accessed: its staleness clock restarts."""
-        if self._read_only("searches do not record when facts were last used "
-                           "(confidence.touch_on_access)"):
+        what = "searches do not record when facts were last used (confidence.touch_on_access)"
+        if self._read_only(what):
             return
         facts = self.store.facts_for_items([h.item.id for h in hits if h.item.kind == "fact"])
         if facts:
-            with self.store.atomic():
+            with self._unless_refused(what), self.store.atomic():
                 self.store.touch_facts([f.id for f in facts.values()], when.timestamp())
 
     @validated
@@ -875,8 +891,9 @@ class Memory:
         # a scope holding nothing (a mistyped --scope) gets no journal row, change record or
         # scope of that name: its empty pack is not kept
         nowhere = scope is not None and not p.entries and self._scope_holds_nothing(scope)
-        if cfg.journal and not nowhere and not self._read_only("packs are not journaled (pack.journal)"):
-            with self.store.atomic():
+        unjournaled = "packs are not journaled (pack.journal)"
+        if cfg.journal and not nowhere and not self._read_only(unjournaled):
+            with self._unless_refused(unjournaled), self.store.atomic():
                 pack_id = self.store.save_pack({
                     "query": query, "scope": scope, "budget": budget, "used": p.used,
                     "counter": p.token_counter, "text": p.text,
@@ -884,7 +901,7 @@ class Memory:
                     "config": {"shares": p.shares, "notice": p.notice, **dataclasses.asdict(cfg)},
                 })
                 self.store.bump("packs")
-            p = dataclasses.replace(p, id=pack_id)
+                p = dataclasses.replace(p, id=pack_id)
         return p
 
     def _scope_holds_nothing(self, scope: str) -> bool:

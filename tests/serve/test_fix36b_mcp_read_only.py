@@ -7,8 +7,6 @@ reading tools still answer."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +15,7 @@ from mcp import Client
 
 from memlane.serve.mcp import build_server
 from memlane.testing import memory
-from tests.read_only_kit import digest, lock
+from tests.read_only_kit import digest, locked_copy
 from tests.serve.test_mcp import talk
 
 SCOPE = "alice-assistant"
@@ -32,14 +30,8 @@ WRITES = {
 
 @pytest.fixture
 def read_only(db: str, tmp_path: Path) -> Iterator[Path]:
-    path = tmp_path / "ro" / "m.db"
-    path.parent.mkdir()
-    shutil.copy(db, path)
-    undo = lock(path)
-    try:
+    with locked_copy(Path(db), tmp_path / "ro" / "m.db") as path:
         yield path
-    finally:
-        subprocess.run(undo, check=True)
 
 
 def test_a_writing_tool_on_a_read_only_database_names_it(read_only: Path) -> None:

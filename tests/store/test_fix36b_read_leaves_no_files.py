@@ -23,7 +23,7 @@ from memlane.store.sqlite.transfer import SqliteTransfer
 from memlane.testing import memory
 from memlane.testing.http import serving
 from tests.commands import finish, memlane
-from tests.read_only_kit import digest, fill, lock, names
+from tests.read_only_kit import digest, fill, locked, locked_copy, names
 
 
 @pytest.fixture(scope="module")
@@ -35,14 +35,8 @@ def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def read_only(filled: Path, tmp_path: Path) -> Iterator[Path]:
-    db = tmp_path / "data" / "m.db"
-    db.parent.mkdir()
-    shutil.copy(filled, db)
-    undo = lock(db)
-    try:
+    with locked_copy(filled, tmp_path / "data" / "m.db") as db:
         yield db
-    finally:
-        subprocess.run(undo, check=True)
 
 
 def _run(db: Path, *args: str) -> str:
@@ -96,14 +90,11 @@ def test_a_file_with_writes_in_its_wal_is_read_whole(filled: Path, tmp_path: Pat
         shutil.copy(live / f"m.db{suffix}", data / f"m.db{suffix}")
     writer.close()
     assert (data / "m.db-wal").stat().st_size > 0
-    undo = lock(data / "m.db")
-    try:
+    with locked(data / "m.db"):
         there = names(data)
         with memory(data / "m.db") as mem:
             assert mem.store.read_only and mem.stats()["messages"] == 3
         assert names(data) == there
-    finally:
-        subprocess.run(undo, check=True)
 
 
 OTHER_USER = r"""

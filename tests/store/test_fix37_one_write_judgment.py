@@ -30,7 +30,7 @@ from memlane.serve.cli import cli
 from memlane.store import parse_db_url
 from memlane.store.sqlite.db import Database
 from memlane.testing import memory
-from tests.read_only_kit import digest, fill, lock
+from tests.read_only_kit import digest, fill, lock, locked
 
 FILES = ["writable", "locked", "missing", "folder"]
 FOLDERS = ["writable", "locked"]
@@ -152,10 +152,8 @@ def test_a_link_to_a_file_whose_wal_holds_writes_reads_them(filled: Path, tmp_pa
     (tmp_path / "links").mkdir()
     link = tmp_path / "links" / "m.db"
     link.symlink_to(data / "m.db")
-    undo = lock(data)
     try:
-        with memory(link) as mem:
+        with locked(data), memory(link) as mem:
             assert mem.stats()["messages"] == held
     finally:
-        subprocess.run(undo, check=True)
         writer.close()

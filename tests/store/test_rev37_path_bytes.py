@@ -23,7 +23,7 @@ from memlane.store.sqlite.db import read_only_uri
 from memlane.store.sqlite.transfer import SqliteTransfer
 from memlane.testing import memory
 from tests.commands import finish, memlane
-from tests.read_only_kit import lock
+from tests.read_only_kit import locked
 
 pytestmark = pytest.mark.skipif(os.name != "posix" or os.fsencode("\udcff") != b"\xff",
                                 reason="file names of bytes, decoded with surrogateescape")
@@ -79,10 +79,6 @@ def test_every_command_opens_it(odd: Path) -> None:
 
 
 def test_a_read_only_file_of_that_path_is_read(odd: Path) -> None:
-    undo = lock(odd)
-    try:
-        with memory(odd) as mem:
-            assert mem.store.db.read_only
-            assert mem.stats()["messages"] == 1
-    finally:
-        subprocess.run(undo, check=True)
+    with locked(odd), memory(odd) as mem:
+        assert mem.store.db.read_only
+        assert mem.stats()["messages"] == 1

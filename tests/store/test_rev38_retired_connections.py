@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlane.testing import memory
-from tests.read_only_kit import fill, lock
+from tests.read_only_kit import fill, lock, replace_locked
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(),
                                 reason="counts this process's descriptors in /proc/self/fd")
@@ -59,15 +59,6 @@ def live(filled: Path, tmp_path: Path) -> Iterator[tuple[Path, list[list[str]]]]
         subprocess.run(undo[0], check=True)
 
 
-def _replace(filled: Path, db: Path, undo: list[list[str]]) -> None:
-    """A snapshot renamed over ``db`` (unlocked, replaced, locked again)."""
-    subprocess.run(undo[0], check=True)
-    new = db.with_name("m.db.new")
-    shutil.copy(filled, new)
-    os.replace(new, db)
-    undo[0] = lock(db)
-
-
 @settings(max_examples=8, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(changes=st.integers(min_value=2, max_value=12), threads=st.integers(min_value=1, max_value=3))
@@ -93,7 +84,7 @@ def test_a_reader_of_a_file_replaced_again_and_again_holds_no_more_descriptors(
             assert reader.store.db._immutable  # (the case: read immutable, checked each statement)
             read_in_threads()
             for _ in range(changes):
-                _replace(filled, db, undo)
+                replace_locked(filled, db, undo)
                 read_in_threads()
             # the main thread's connection: the retired ones closed, the threads' with them
             assert _descriptors(db.parent) == 1, (changes, threads)
@@ -111,11 +102,11 @@ def test_a_cursor_being_read_across_changes_reads_on(
         cursor = reader.store.db.execute("SELECT id FROM messages ORDER BY id")
         assert cursor.fetchone() is not None
         for _ in range(3):
-            _replace(filled, db, undo)
+            replace_locked(filled, db, undo)
             assert reader.stats()["messages"] == 2
         assert len(cursor.fetchall()) == 1  # its file's second row, read on
         assert _descriptors(db.parent) == 2  # the cursor's file (deleted) and the current one
         del cursor
-        _replace(filled, db, undo)
+        replace_locked(filled, db, undo)
         assert reader.stats()["messages"] == 2
         assert _descriptors(db.parent) == 1

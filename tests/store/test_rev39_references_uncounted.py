@@ -9,7 +9,6 @@ read too; such a count is now taken as none. Both are made here by replacing
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -20,7 +19,7 @@ import pytest
 
 from memlane.store.sqlite import db as sqlite_db
 from memlane.testing import memory
-from tests.read_only_kit import fill, lock
+from tests.read_only_kit import fill, lock, replace_locked
 
 
 @pytest.fixture
@@ -31,15 +30,6 @@ def measured_again() -> Iterator[None]:
         yield
     finally:
         sqlite_db._references_alone.cache_clear()
-
-
-def _replace(filled: Path, db: Path, undo: list[list[str]]) -> None:
-    """A snapshot renamed over ``db`` (unlocked, replaced, locked again)."""
-    subprocess.run(undo[0], check=True)
-    new = db.with_name("m.db.new")
-    shutil.copy(filled, new)
-    os.replace(new, db)
-    undo[0] = lock(db)
 
 
 @pytest.mark.parametrize("python", ["no count", "count that never rises"])
@@ -62,7 +52,7 @@ def test_a_cursor_being_read_reads_on(python: str, tmp_path: Path, measured_agai
                 "SELECT id FROM messages ORDER BY id")
             assert cursor.fetchone() is not None
             for _ in range(3):
-                _replace(filled, db, undo)
+                replace_locked(filled, db, undo)
                 assert reader.stats()["messages"] == 2
             assert len(cursor.fetchall()) == 1  # its file's second row, read on
             assert sqlite_db._references_alone() is None

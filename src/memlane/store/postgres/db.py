@@ -220,6 +220,9 @@ class Database:
         self._pid = os.getpid()
         self._closed = False
         self._full_at = -CROWDED_SECONDS  # when a connection was last refused as over the limit
+        self.refusals = 0
+        """How many statements were refused as read-only (``StoreError.read_only``) so far,
+        by any thread: ``PostgresStore.read_only`` takes a new one as its answer (session 40)."""
         try:
             self.migrated = self.migrate()  # what this process applied (not another's)
         except StoreError as e:
@@ -312,7 +315,7 @@ class Database:
         if self.tracer is not None:
             self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)
         conn = self.conn  # (a failed connection says so itself)
-        with translate("query failed", sql=sql, conn=conn):
+        with self._noting_refusals(), translate("query failed", sql=sql, conn=conn):
             cur = conn.execute(sql, params, binary=binary)
         if not getattr(self._local, "depth", 0):
             self._local.alone = getattr(self._local, "alone", 0) + 1
@@ -322,7 +325,7 @@ class Database:
         if self.tracer is not None:
             self.tracer("sql", sql if isinstance(sql, str) else repr(sql), None)
         conn = self.conn
-        with translate("query failed", sql=sql, conn=conn):
+        with self._noting_refusals(), translate("query failed", sql=sql, conn=conn):
             cur = conn.cursor()
             cur.executemany(sql, rows)
         if not getattr(self._local, "depth", 0):
@@ -369,8 +372,19 @@ class Database:
             # run again (``progress``; session 25: a pack was journaled twice)
             if not reads:
                 self._local.commits = getattr(self._local, "commits", 0) + 1
-        with translate("commit"):
+        with self._noting_refusals(), translate("commit"):
             tx.__exit__(None, None, None)
+
+    @contextmanager
+    def _noting_refusals(self) -> Iterator[None]:
+        """Count a statement refused as read-only (``refusals``)."""
+        try:
+            yield
+        except StoreError as e:
+            if e.read_only:
+                with self._lock:
+                    self.refusals += 1
+            raise
 
     def release_if_crowded(self) -> None:
         """Close this thread's connection if the server refused one of this database's for

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from memlane.errors import StoreError
 from memlane.store.postgres import search
 from memlane.store.postgres.changes import ChangesMixin
 from memlane.store.postgres.db import Database, Tracer
@@ -81,17 +82,37 @@ class PostgresStore(SearchReads, PostgresSessions, ItemsMixin, PostgresSearch, P
         self._no_hnsw: dict[tuple[str, int], float] = {}
         self._reserved = threading.local()
 
+    READ_ONLY_SECONDS = 1.0
+    """How long ``read_only``'s answer is taken as it is before it is asked again."""
+
     @property
     def read_only(self) -> bool:
         """Whether this connection may not write: a hot standby (a read replica), a role
-        with ``default_transaction_read_only``, or one not granted UPDATE on facts. Asked
-        once; reads work, and memlane skips the writes a read would make (session 22)."""
-        known = self.__dict__.get("_read_only")
-        if known is None:
-            row = self._run("SELECT current_setting('transaction_read_only') = 'on'"
-                            " OR NOT has_table_privilege('facts', 'UPDATE')"
-                            " OR NOT has_table_privilege('packs', 'INSERT')").fetchone()
-            known = self.__dict__["_read_only"] = bool(row[0])
+        with ``default_transaction_read_only``, or one not granted UPDATE on facts or INSERT
+        on packs. Reads work, and memlane skips the writes a read would make (session 22).
+
+        Asked again once the answer is older than ``READ_ONLY_SECONDS``, and true at once
+        when a statement is refused as read-only since (``Database.refusals``): a role whose
+        rights are revoked or given while the store is open, a standby promoted (session 40:
+        asked once per store, a role whose grants were revoked was taken for a writer, its
+        searches and packs failing on their own writes, and one granted them for a reader,
+        until the process started again)."""
+        refusals = self.db.refusals
+        known, asked, seen = self.__dict__.get("_read_only", (False, None, refusals))
+        now = time.monotonic()
+        if refusals != seen:
+            known, asked = True, now
+        elif asked is None or now - asked >= self.READ_ONLY_SECONDS:
+            try:
+                row = self._run("SELECT current_setting('transaction_read_only') = 'on'"
+                                " OR NOT has_table_privilege('facts', 'UPDATE')"
+                                " OR NOT has_table_privilege('packs', 'INSERT')").fetchone()
+            except StoreError:
+                if asked is None:
+                    raise  # (never answered: as when it was asked once)
+                return bool(known)  # the server unreachable: the last answer, asked again next
+            known, asked = bool(row[0]), now
+        self.__dict__["_read_only"] = (known, asked, refusals)
         return bool(known)
 
     def connection_slots(self) -> int:

@@ -69,6 +69,7 @@ def file_hint(e: sqlite3.Error) -> str | None:
 
 
 _READONLY = 8  # SQLITE_READONLY
+_IOERR = 10  # SQLITE_IOERR
 _WRITE_STATEMENT = re.compile(
     r"(?:\s|--[^\n]*\n|/\*.*?\*/)*"
     r"(?:(?:INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER|VACUUM|REINDEX|ANALYZE)\b"
@@ -350,8 +351,9 @@ def write_stamp(file: str) -> tuple[int, ...] | None:
     time (``chmod``, ``chattr +i``, an ACL, another file renamed over it all move it; a
     write moves neither: the file's only at a checkpoint, the mapped ``-shm``'s not), and
     the ``-wal``'s inode, mode, owner and group, not its change time, which every write
-    moves (``chattr +i`` or an ACL on the ``-wal`` alone is not seen: SQLite's next write
-    into it fails, "disk I/O error", and nothing is stored). None when one of the three is
+    moves (``chattr +i`` or an ACL on the ``-wal`` alone is not seen here: SQLite's next
+    write into it fails, "disk I/O error", nothing stored, and that error has the file
+    judged again, ``Database._error``, session 40). None when one of the three is
     missing (then the folder decides, which this does not see). ``Database`` judges
     ``opens_read_only`` again only when it differs (session 39: the judgment was asked at
     every write transaction and every ``read_only``, 20-51 us each under load)."""
@@ -708,7 +710,7 @@ class Database:
         except sqlite3.Error as e:
             if self._writable_now(e):  # made writable since it was opened (fix37b)
                 return self.execute(sql, params)
-            raise file_error("query failed", self.path, e) from e
+            raise self._error("query failed", e) from e
 
     def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
         try:
@@ -717,7 +719,7 @@ class Database:
             # (rows a list: an iterator's rows read by the failed run would be lost)
             if isinstance(rows, list | tuple) and self._writable_now(e):
                 return self.executemany(sql, rows)  # made writable since it was opened
-            raise file_error("query failed", self.path, e) from e
+            raise self._error("query failed", e) from e
 
     def _writing(self, sql: str) -> _Slot:
         """This thread's slot, for ``sql``: a statement that may write (``_WRITE_STATEMENT``)
@@ -807,9 +809,9 @@ class Database:
                     f"begin: {self.path} is locked: another process has held its write lock "
                     f"for {_BUSY_SECONDS:.0f}s (a long import --strict, a copy, a process "
                     "stopped inside a transaction?); nothing was written, try again") from e
-            raise file_error("begin", self.path, e) from e
+            raise self._error("begin", e) from e
         except sqlite3.Error as e:
-            raise file_error("begin", self.path, e) from e
+            raise self._error("begin", e) from e
         slot.depth = depth + 1
         try:
             yield conn
@@ -828,7 +830,26 @@ class Database:
         try:
             conn.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
         except sqlite3.Error as e:
-            raise file_error("commit", self.path, e) from e
+            raise self._error("commit", e) from e
+
+    def _error(self, what: str, e: sqlite3.Error) -> StoreError:
+        """The ``StoreError`` for ``e`` (``file_error``). A read or write error
+        (``SQLITE_IOERR``) on a file open for writing asks the judgment again whatever
+        its ``write_stamp`` says: one the stamp does not see (``chattr +i`` or an ACL on
+        the ``-wal`` alone, which moves only the ``-wal``'s change time, as every write
+        does) was made read-only (session 40: SQLite's "disk I/O error" was said, the
+        database stayed writable for ``read_only`` and every write failed so); if it was,
+        the database is read-only from here on (``_made_read_only``) and ``e`` says so as
+        any write refused as read-only does."""
+        code = getattr(e, "sqlite_errorcode", None)
+        if isinstance(code, int) and code & 0xFF == _IOERR and not self._read_only:
+            with self._lock:
+                self._writable_at = None  # (judged again, not taken from the stamp)
+            if self._made_read_only():
+                error = StoreError(read_only_text(self.path))
+                error.read_only = True
+                return error
+        return file_error(what, self.path, e)
 
     def check_schema(self) -> None:
         """Raise ``MigrationError`` naming both versions unless the database is at this
