@@ -3110,10 +3110,27 @@ class _Reader:
                 rest = more.group("rest")
                 head = _WORD.findall(rest.lower())[:1]
                 if (not head or head[0] in self._NOT_A_SECOND | self._NOT_MORE
-                        or len(_content(rest) - _COURTESY) < 3
+                        or len(_content(rest) - _COURTESY) < 3 or self.a_to_do(rest)
                         or not (self.decided_in(ti) or self.decided_in(ti - 1))):
                     continue
                 self.decide((ti, si), rest)
+
+    _TO_DO = re.compile(
+        r"^(?:(?:also|oh|please|then|just|so|plus|still)[,]?\s+)*"
+        r"(?:(?:don'?t|do\s+not|never|dont)\s+forget\b|remember\b|remind\b|not\s+to\s+forget\b"
+        r"|(?:i|we|you)\s+(?:(?:still|also|really|just|definitely|both|all)\s+)*"
+        r"(?:need|needs|have|has|got|gotta|must|ought|should|want)\b"
+        r"|(?:i|we|you)'(?:ve|d)\s+(?:(?:still|also|really|just|better)\s+)*(?:got|better|need|have)\b"
+        r"|(?:need|needs|have|got|gotta|must)\s+to\b|gotta\b|must\b|still\s+need\b)",
+        re.IGNORECASE)
+
+    @classmethod
+    def a_to_do(cls, text: str) -> bool:
+        """Whether ``text`` (a clause after "and") is a reminder, a need or a to-do: "don't
+        forget, I still need to get diapers for my niece", "remember to bring the extension
+        lead", "we need to get more bin bags", "I have to call the vet" — no second decision
+        beside one (session 40: LongMemEval dev 157a136e lost its session to one)."""
+        return cls._TO_DO.match(text.strip()) is not None
 
     _NOT_A_SECOND = frozenset(
         "i i'll i'd i've i'm if then so but that that's it it's its there they they'll he she you "
@@ -3140,7 +3157,8 @@ class _Reader:
             first, second = parts
             head = _WORD.findall(second.lower())[:1]
             if (not head or head[0] in self._NOT_A_SECOND or " and " in first or len(_content(second)) < 3
-                    or len(_content(first)) < (2 if dash else 3) or _CONDITIONAL.match(second)):
+                    or len(_content(first)) < (2 if dash else 3) or _CONDITIONAL.match(second)
+                    or self.a_to_do(second)):
                 continue
             new = _stop(first) if not dash else f"{first}{dash}{settled}"
             self.cues.decisions[self.cues.decisions.index(text)] = new
