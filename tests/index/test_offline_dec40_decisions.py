@@ -57,3 +57,30 @@ def test_a_to_do_after_a_comma_and_is_no_second_decision(said, model):
     key = max(said.split(), key=len).lower()
     assert not any(key in d.lower() and "jumble" not in d.lower() for d in summary.decisions), \
         summary.decisions
+
+
+# a figure of a thing quoted (a price, a date, a count): a description, no decision
+_QUOTED = ["A new ball valve is about £25.", "Place cards are £2.20 each.",
+           "The order deadline for the waistcoats is 3 May.", "The minibus hire comes to 340 for the weekend."]
+# a choice that names a figure: still one
+_CHOSEN = ["We keep tickets at £6 for the autumn season.", "Let's cap the jumble sale at 40 tables.",
+           "Tickets stay at £6 for the autumn season."]
+
+
+@pytest.mark.parametrize("text,quoted", [(t, True) for t in _QUOTED] + [(t, False) for t in _CHOSEN])
+def test_a_quoted_figure_is_told_from_a_choice(text, quoted):
+    assert (_Reader._A_FIGURE_QUOTED.match(text) is not None) is quoted
+
+
+@pytest.mark.parametrize("model", _WAYS)
+@pytest.mark.parametrize("said", _QUOTED)
+def test_a_quoted_figure_is_no_decision(said, model):
+    summary, _ = offline_summary(
+        "Priya: The committee has to settle the spring plans tonight, the hall is booked till nine.",
+        "Tom: What did the suppliers say?",
+        f"Priya: {said}",
+        "Tom: Fine, let's move the jumble sale to the church hall.",
+        model=model)
+    key = said.rstrip(".")
+    assert not any(key in d for d in summary.decisions), summary.decisions
+    assert any("jumble sale" in d for d in summary.decisions), summary.decisions

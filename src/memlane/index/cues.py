@@ -2527,6 +2527,24 @@ class _Reader:
             if name == "decisions" and _PUT_OFF_SAID.match(self.turns[where[0]].sentences[where[1]]):
                 self.put(where, "decisions", "")
 
+    _A_FIGURE_QUOTED = re.compile(
+        r"^(?!(?:we|i|let'?s|you|it|that|this|so|then|ok|okay|fine|yes|right)\b)(?:the\s+|a\s+|an\s+)?"
+        r"[\w'-]+(?:\s+[\w'-]+){0,4}?\s+(?:is|are|was|were|costs?|comes\s+to)\s+"
+        r"(?:(?:about|around|only|already|roughly|another|just|nearly)\s+)?[£$€]?\d",
+        re.IGNORECASE)
+
+    def figure_quoted(self) -> None:
+        """A decision whose sentence only quotes a figure of a thing — a price, an amount, a
+        date, a count: "A new ball valve is about £25.", "Place cards are £2.20 each.",
+        "Order deadline for DanceDirect is 3 May to get them by June.", "Orders is 90 million
+        rows." — is a description, no choice (session 40), and is taken out; a choice says
+        what we do ("We keep tickets at £6"), which no such sentence starts with. Read after
+        :meth:`screen`, on what the conversation keeps, whichever reader placed it."""
+        for where, name in list(self.cues.placed.items()):
+            if name == "decisions" and self._A_FIGURE_QUOTED.match(
+                    self.turns[where[0]].sentences[where[1]].strip()):
+                self.put(where, "decisions", "")
+
     def told_not_chosen(self) -> None:
         """A decision that tells rather than chooses (:data:`_TOLD_NOT_CHOSEN`: "Wait, the
         publisher milestone on the 30th explicitly lists the co-op lobby.", "My goal is to pass
@@ -4629,6 +4647,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.one_question()
     reader.reasons()
     reader.standing_rule()
+    reader.figure_quoted()  # after the reasons: a figure taken out is no reason either
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
     reader.directive_alone()
