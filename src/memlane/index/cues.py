@@ -2527,6 +2527,24 @@ class _Reader:
             if name == "decisions" and _PUT_OFF_SAID.match(self.turns[where[0]].sentences[where[1]]):
                 self.put(where, "decisions", "")
 
+    _A_FIGURE_QUOTED = re.compile(
+        r"^(?!(?:we|i|let'?s|you|it|that|this|so|then|ok|okay|fine|yes|right)\b)(?:the\s+|a\s+|an\s+)?"
+        r"[\w'-]+(?:\s+[\w'-]+){0,4}?\s+(?:is|are|was|were|costs?|comes\s+to)\s+"
+        r"(?:(?:about|around|only|already|roughly|another|just|nearly)\s+)?[£$€]?\d",
+        re.IGNORECASE)
+
+    def figure_quoted(self) -> None:
+        """A decision whose sentence only quotes a figure of a thing — a price, an amount, a
+        date, a count: "A new ball valve is about £25.", "Place cards are £2.20 each.",
+        "Order deadline for DanceDirect is 3 May to get them by June.", "Orders is 90 million
+        rows." — is a description, no choice (session 40), and is taken out; a choice says
+        what we do ("We keep tickets at £6"), which no such sentence starts with. Read after
+        :meth:`screen`, on what the conversation keeps, whichever reader placed it."""
+        for where, name in list(self.cues.placed.items()):
+            if name == "decisions" and self._A_FIGURE_QUOTED.match(
+                    self.turns[where[0]].sentences[where[1]].strip()):
+                self.put(where, "decisions", "")
+
     def told_not_chosen(self) -> None:
         """A decision that tells rather than chooses (:data:`_TOLD_NOT_CHOSEN`: "Wait, the
         publisher milestone on the 30th explicitly lists the co-op lobby.", "My goal is to pass
@@ -3110,10 +3128,27 @@ class _Reader:
                 rest = more.group("rest")
                 head = _WORD.findall(rest.lower())[:1]
                 if (not head or head[0] in self._NOT_A_SECOND | self._NOT_MORE
-                        or len(_content(rest) - _COURTESY) < 3
+                        or len(_content(rest) - _COURTESY) < 3 or self.a_to_do(rest)
                         or not (self.decided_in(ti) or self.decided_in(ti - 1))):
                     continue
                 self.decide((ti, si), rest)
+
+    _TO_DO = re.compile(
+        r"^(?:(?:also|oh|please|then|just|so|plus|still)[,]?\s+)*"
+        r"(?:(?:don'?t|do\s+not|never|dont)\s+forget\b|remember\b|remind\b|not\s+to\s+forget\b"
+        r"|(?:i|we|you)\s+(?:(?:still|also|really|just|definitely|both|all)\s+)*"
+        r"(?:need|needs|have|has|got|gotta|must|ought|should|want)\b"
+        r"|(?:i|we|you)'(?:ve|d)\s+(?:(?:still|also|really|just|better)\s+)*(?:got|better|need|have)\b"
+        r"|(?:need|needs|have|got|gotta|must)\s+to\b|gotta\b|must\b|still\s+need\b)",
+        re.IGNORECASE)
+
+    @classmethod
+    def a_to_do(cls, text: str) -> bool:
+        """Whether ``text`` (a clause after "and") is a reminder, a need or a to-do: "don't
+        forget, I still need to get diapers for my niece", "remember to bring the extension
+        lead", "we need to get more bin bags", "I have to call the vet" — no second decision
+        beside one (session 40: LongMemEval dev 157a136e lost its session to one)."""
+        return cls._TO_DO.match(text.strip()) is not None
 
     _NOT_A_SECOND = frozenset(
         "i i'll i'd i've i'm if then so but that that's it it's its there they they'll he she you "
@@ -3140,7 +3175,8 @@ class _Reader:
             first, second = parts
             head = _WORD.findall(second.lower())[:1]
             if (not head or head[0] in self._NOT_A_SECOND or " and " in first or len(_content(second)) < 3
-                    or len(_content(first)) < (2 if dash else 3) or _CONDITIONAL.match(second)):
+                    or len(_content(first)) < (2 if dash else 3) or _CONDITIONAL.match(second)
+                    or self.a_to_do(second)):
                 continue
             new = _stop(first) if not dash else f"{first}{dash}{settled}"
             self.cues.decisions[self.cues.decisions.index(text)] = new
@@ -4611,6 +4647,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.one_question()
     reader.reasons()
     reader.standing_rule()
+    reader.figure_quoted()  # after the reasons: a figure taken out is no reason either
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
     reader.directive_alone()
