@@ -587,12 +587,9 @@ class RetrievalConfig:
     """Rank sessions first (by their summaries and best turns), then turns inside them."""
     top_sessions: int = 5
     """S: sessions kept by stage one."""
-    turns_per_session: int = 7
+    turns_per_session: int = 5
     """T: turns taken from each of those sessions by stage two (5, not the 3 first proposed:
-    measured on LongMemEval_S dev, T = 3 loses 3 points of turn recall_all@10; 7 since
-    session 40: LoCoMo dev's lists told over more than five turns of one session, and its
-    adversarial questions' evidence the speaker focus pushes to a session's 6th or 7th
-    place; docs/retrieval.md, "Session 40")."""
+    measured on LongMemEval_S dev, T = 3 loses 3 points of turn recall_all@10)."""
     final_k: int = 10
     """K: how many of the S×T turns the rerank puts first (the rest of the ranking follows)."""
     candidates: int = 200
