@@ -458,6 +458,21 @@ def _slashed(text: str) -> Iterator[str]:
             yield m.group(0)
 
 
+_RESOURCE_KINDS = ("topic", "queue", "bucket", "table", "repo", "repository", "label", "index", "stream",
+                   "cluster", "namespace", "database", "schema", "collection", "exchange")
+_NAMED_RESOURCE = re.compile(
+    r"(?<![\w#/:.@$'-])(?![a-z]+-(?:only|time|party|wide|level|based|side|letter|free|safe|facing|term|scale)\b)"
+    r"(?!(?:multi|cross|per|non|pre|post|self|auto|read|write|real|long|short|high|low|dead|third|first|one|two|"
+    r"single|double|full|half|semi|sub|co|in|out|on|off|end|all|well|re)[-_])"
+    r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?<!ed)(?<!ing)(?![\w/.@-])"
+    r"(?=\s+(?:(?:Kafka|SQS|SNS|S3|GCS|Redis|RabbitMQ|NATS|Postgres|MySQL|BigQuery|Snowflake|DynamoDB|GitHub|GitLab|git|Git)\s+)?"
+    r"(?:" + "|".join(_RESOURCE_KINDS) + r")s?\b)")
+"""A lower-case name joined by hyphens or underscores, just before the kind of resource it names
+("the order-events Kafka topic", "the geo-tools repo", "a job_runs table", "the needs-repro
+label"): what a reader looks up in the system (session 40; on every development set 7 of the 9
+such names are labelled references, none read before). Not a compound adjective before the kind
+("a read-only table", "the dead-letter queue", "a session-scoped schema", "long-running branch"),
+nor a name after a "#", a "/" or a scheme, which other patterns read whole."""
 _CONSTANT = re.compile(r"(?<![\w./:$-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
 """A name in capitals joined by underscores: an environment variable or a setting
 ("X_ROBOTS_NOINDEX", "GIT_LFS_SKIP_SMUDGE", "DATABASE_URL"), which a reader looks up in the
@@ -700,6 +715,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _slashed(text)  # session 25's kind
     if "_" in text:  # session 37's kind: turns only
         yield from _CONSTANT.findall(text)
+    if ("-" in text or "_" in text) and any(map(text.__contains__, _RESOURCE_KINDS)):  # session 40's kind
+        yield from _NAMED_RESOURCE.findall(text)
     if "form" in text and _has_digit(text):  # session 38's kind: turns only
         yield from _FORM_KEY.findall(text)
     if "Act " in text:  # session 38's kind: turns only

@@ -1,0 +1,59 @@
+"""Session 40's reference classes (docs/summary-eval.md, "Session 40: references (ref40)"): a
+lower-case name just before the kind of resource it names."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memlane.index.offline import _references
+from memlane.testing import offline_summary
+
+_PARTS = st.sampled_from(["order", "events", "geo", "tools", "design", "tokens", "game", "assets",
+                          "exports", "audit", "job", "runs", "payments", "ledger", "invoices"])
+_KINDS = st.sampled_from(["topic", "Kafka topic", "SQS queue", "queue", "bucket", "S3 bucket", "table",
+                          "repo", "repository", "label", "index", "stream", "cluster", "namespace"])
+
+
+@given(_PARTS, _PARTS, st.sampled_from("-_"), _KINDS, st.sampled_from(["the", "a", "our", "in the"]))
+def test_a_joined_lower_case_name_before_its_kind_is_a_reference(a, b, joint, kind, before):
+    name = f"{a}{joint}{b}"
+    text = f"it goes in {before} {name} {kind} for now"
+    assert name in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("the order-events Kafka topic does, retention 7 days. no id", "order-events"),
+    ("fastgeo is ours, it's in the geo-tools repo. But the person", "geo-tools"),
+    ("there's a job_runs table in postgres we can use", "job_runs"),
+    ("I've added the needs-repro label for now.", "needs-repro"),
+    ("code goes in the makerspace-access repo", "makerspace-access"),
+])
+def test_named_resources_of_conversations(text, name):
+    assert name in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "failed messages go to the dead-letter queue",  # a kind of queue, no name
+    "give them a read-only table",
+    "ok doing that: session-scoped schema, per-test transaction",
+    "keep a long-running stream open",
+    "a multi-region bucket costs more",
+    "a real-time stream of prices",
+    "the third-party label printer",
+    "the orders table has 40 million rows",  # a plain word: said of tables in passing as often as named
+    "a two-person job at that depth",  # not a resource's kind
+    "a self-healing queue and a fast-moving stream",  # "-ing": a compound adjective
+])
+def test_no_named_resource_in_compound_adjectives_or_plain_words(text):
+    assert not [r for r in _references(text) if "-" in r or "_" in r or r == "orders"], list(_references(text))
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_a_conversations_named_resources_are_its_references(model):
+    summary, _ = offline_summary(
+        "Ana: Old clients crash since the deploy; the order-events Kafka topic still holds the bad rows",
+        "Ben: Replay them into the orders-replay topic once the consumer is patched, and keep a dead-letter queue",
+        "Ana: OK, and I'll note it in the billing-infra repo", model=model)
+    refs = set(summary.references)
+    assert {"order-events", "orders-replay", "billing-infra"} <= refs, refs
+    assert "dead-letter" not in refs, refs
