@@ -57,3 +57,32 @@ def test_a_conversations_named_resources_are_its_references(model):
     refs = set(summary.references)
     assert {"order-events", "orders-replay", "billing-infra"} <= refs, refs
     assert "dead-letter" not in refs, refs
+
+
+@given(st.sampled_from(["F", "E", "EA", "H", "LE", "P"]), st.integers(10, 9999),
+       st.sampled_from(["the boiler's showing {}", "my washer shows {} and won't drain", "error {} on the display",
+                        "yes {} flashing again", "it threw error {} again yesterday", "{} fault, no hot water"]))
+def test_a_short_code_a_machine_shows_is_a_reference(letters, number, sentence):
+    code = f"{letters}{number}"
+    text = sentence.format(code)
+    assert code in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "the printer is showing A4 paper only",  # a size: one digit
+    "it shows 404 for every page",  # digits alone
+    "the Tecan Spark in B214 is throwing a lamp error",  # a room, not what is shown
+    "showing Ben the A470 route",  # a name after "showing", then a road
+])
+def test_no_shown_code_without_the_shape_or_the_cue(text):
+    assert not [r for r in _references(text) if r in {"A4", "404", "B214", "A470", "Ben"}], list(_references(text))
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_a_conversations_shown_code_is_its_reference(model):
+    summary, _ = offline_summary(
+        "user: hi, my Worcester boiler is showing F28 again and there's no hot water",
+        "assistant: F28 is an ignition lockout. Press reset once; if it returns, I'll book an engineer.",
+        "user: ok, reset it, now it's EA229 flashing", model=model)
+    refs = set(summary.references)
+    assert {"F28", "EA229"} <= refs, refs

@@ -380,6 +380,16 @@ _CODE_AFTER = re.compile(r"(?<=\b[Cc]ode )(?:0x[0-9A-Fa-f]+\b|[A-Z]{1,3} \d{2,4}
                          r"(?=[A-Za-z0-9-]*[A-Za-z]|\d{4})[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\b(?![-.]\d))")
 """A code named as one, after "code" ("fault code EA 227", "grant code R-2231-BIO", "code 0x2F",
 "code 97140"): a letter in it, or four digits or more; not "code 404" (session 20)."""
+_SHOWN_CODE = re.compile(
+    r"(?:(?<=[Ee]rror )|(?<=[Ff]ault )|(?<=showing )|(?<=shows )|(?<=showed )|(?<=displaying )|(?<=displays )"
+    r"|(?<=flashing )|(?<=throwing )|(?<=threw ))[A-Z]{1,3}-?\d{2,4}[A-Z]?(?![\w/.-])"
+    r"|(?<![\w/.-])[A-Z]{1,3}-?\d{2,4}[A-Z]?(?= (?:error|fault|code|flashing)\b)")
+"""A short code a machine shows, after "error", "fault", "showing", "flashing", "threw" or before
+"error", "fault", "code", "flashing" ("boiler's showing F28", "error F28 on the display", "F28
+flashing again", "threw error E-207"): one to three capitals and a number of two to four digits
+(not "showing A4"), which the key and code patterns read only longer (session 40; on every development set each such
+code is a labelled reference, 6 of 6, none read before)."""
+_SHOWN_WORDS = ("rror", "ault", "show", "display", "flashing", "throwing", "threw", "code")
 _DIGIT_KEY = re.compile(r"(?<![\w/.-])\d{2,10}-[A-Z]{2,}(?:-[A-Z0-9]+)*(?![\w-])")
 """A key opening with its number ("2211-KX-907", "1099-INT", "70112-TR"): the key pattern of
 :data:`_REFS` takes only its tail (session 20)."""
@@ -672,6 +682,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _ERROR_CODE.findall(text)
         if "ode " in text:
             yield from _CODE_AFTER.findall(text)
+        if any(map(text.__contains__, _SHOWN_WORDS)):  # session 40's kind
+            yield from _SHOWN_CODE.findall(text)
         if "-" in text:
             yield from _DIGIT_KEY.findall(text)
         if ":" in text:
