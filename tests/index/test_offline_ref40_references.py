@@ -86,3 +86,33 @@ def test_a_conversations_shown_code_is_its_reference(model):
         "user: ok, reset it, now it's EA229 flashing", model=model)
     refs = set(summary.references)
     assert {"F28", "EA229"} <= refs, refs
+
+
+@given(st.sampled_from(["sessions", "callrec", "acme-invoices", "billing", "customers", "ledger"]),
+       st.sampled_from(["prod", "staging", "dev", "eu", "api", "worker", "consumer", "export", "restore", "prod-eu"]),
+       st.sampled_from(["the cluster {} is full", "{} lag is at 2 million", "flagged {} as public",
+                        "restore it as {}, then dump", "we run {} and pay for it"]))
+def test_a_name_telling_where_or_as_what_a_system_runs_is_a_reference(name, part, sentence):
+    ref = f"{name}-{part}"
+    text = sentence.format(ref)
+    assert ref in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "is there a way to stop this every time I re-export?",  # a verb with its prefix
+    "So Better BibTeX with the auto-export, and",
+    "sarita-dev: Downstream, Airflow pins us",  # a speaker's handle
+    "a us-based team and a dev-only flag",  # the part first
+])
+def test_no_deployed_name_in_prefixed_words_handles_or_leading_parts(text):
+    assert not [r for r in _references(text) if "-" in r], list(_references(text))
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_a_conversations_deployed_names_are_its_references(model):
+    summary, _ = offline_summary(
+        "Nnamdi: Found it. The Redis cluster sessions-prod is at maxmemory and evicting keys",
+        "Ada: Same pattern as staging-eu last month. I'll raise the limit after the billing-consumer drains",
+        model=model)
+    refs = set(summary.references)
+    assert {"sessions-prod", "staging-eu", "billing-consumer"} <= refs, refs

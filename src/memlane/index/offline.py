@@ -483,6 +483,17 @@ label"): what a reader looks up in the system (session 40; on every development 
 such names are labelled references, none read before). Not a compound adjective before the kind
 ("a read-only table", "the dead-letter queue", "a session-scoped schema", "long-running branch"),
 nor a name after a "#", a "/" or a scheme, which other patterns read whole."""
+_DEPLOY_PARTS = ("prod", "production", "staging", "stg", "dev", "qa", "uat", "eu", "us", "uk", "api", "worker",
+                 "consumer", "export", "exports", "backup", "restore")
+_DEPLOYED = re.compile(
+    r"(?<![\w/.@#:$'-])(?!(?:multi|cross|per|non|pre|post|self|auto|re|co|sub)-)"
+    r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:" + "|".join(_DEPLOY_PARTS) + r")(?:-[a-z0-9]+)*(?![\w/.@:-])")
+"""A lower-case name joined by hyphens with a part that tells where or as what a system runs: its
+environment ("sessions-prod", "staging-eu"), its region ("callrec-prod-eu") or its role
+("payments-api", "billing-consumer", "acme-invoices-export", "customers-restore"): the name of a
+deployed service, cluster or bucket, which a reader looks up (session 40; on every development set
+10 of the 14 such names are labelled references, one read before). Not a verb or an adjective with
+a prefix ("re-export", "auto-export"), nor a speaker's handle ("sarita-dev:") or a part of a path."""
 _CONSTANT = re.compile(r"(?<![\w./:$-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
 """A name in capitals joined by underscores: an environment variable or a setting
 ("X_ROBOTS_NOINDEX", "GIT_LFS_SKIP_SMUDGE", "DATABASE_URL"), which a reader looks up in the
@@ -729,6 +740,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _CONSTANT.findall(text)
     if ("-" in text or "_" in text) and any(map(text.__contains__, _RESOURCE_KINDS)):  # session 40's kind
         yield from _NAMED_RESOURCE.findall(text)
+    if "-" in text and any(map(text.__contains__, _DEPLOY_PARTS)):  # session 40's kind
+        yield from _DEPLOYED.findall(text)
     if "form" in text and _has_digit(text):  # session 38's kind: turns only
         yield from _FORM_KEY.findall(text)
     if "Act " in text:  # session 38's kind: turns only
