@@ -116,3 +116,22 @@ def test_a_conversations_deployed_names_are_its_references(model):
         model=model)
     refs = set(summary.references)
     assert {"sessions-prod", "staging-eu", "billing-consumer"} <= refs, refs
+
+
+@given(st.sampled_from(["format", "load", "get", "export", "make", "parse"]),
+       st.sampled_from(["Count", "_readings", "_db", "_to_drive", "Session", "_shift"]),
+       st.sampled_from(["we do it in {} in the i18n module", "I'll rewrite {} that way", "wrap it in a {} helper"]))
+def test_a_named_function_called_with_empty_brackets_is_a_reference(verb, rest, sentence):
+    call = f"{verb}{rest}()"
+    text = sentence.format(call)
+    assert call in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "the code does datetime.now() and formats it",  # a method after a dot
+    "we just used round() there",  # a one-word call
+    "select on ctx.Done() next to the send",
+    "call it (twice) later",
+])
+def test_no_named_call_for_methods_or_one_word_calls(text):
+    assert not [r for r in _references(text) if r.endswith("()")], list(_references(text))

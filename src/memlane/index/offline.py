@@ -494,6 +494,11 @@ environment ("sessions-prod", "staging-eu"), its region ("callrec-prod-eu") or i
 deployed service, cluster or bucket, which a reader looks up (session 40; on every development set
 10 of the 14 such names are labelled references, one read before). Not a verb or an adjective with
 a prefix ("re-export", "auto-export"), nor a speaker's handle ("sarita-dev:") or a part of a path."""
+_OWN_CALL = re.compile(r"(?<![\w.$])(?=[a-z]\w*(?:_|[a-z][A-Z]))[a-z]\w*\(\)")
+"""A function of the code being talked about, called by name with empty brackets: a name joined by
+underscores or in camel case ("formatCount()", "get_db()", "rtw_suspend()"); not a method after a
+dot ("datetime.now()", "ctx.Done()") nor a one-word call ("now()", "round()") (session 40; on every
+development set 7 of 15 such names are labelled references)."""
 _CONSTANT = re.compile(r"(?<![\w./:$-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
 """A name in capitals joined by underscores: an environment variable or a setting
 ("X_ROBOTS_NOINDEX", "GIT_LFS_SKIP_SMUDGE", "DATABASE_URL"), which a reader looks up in the
@@ -740,6 +745,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _CONSTANT.findall(text)
     if ("-" in text or "_" in text) and any(map(text.__contains__, _RESOURCE_KINDS)):  # session 40's kind
         yield from _NAMED_RESOURCE.findall(text)
+    if "()" in text:  # session 40's kind
+        yield from _OWN_CALL.findall(text)
     if "-" in text and any(map(text.__contains__, _DEPLOY_PARTS)):  # session 40's kind
         yield from _DEPLOYED.findall(text)
     if "form" in text and _has_digit(text):  # session 38's kind: turns only
