@@ -135,3 +135,22 @@ def test_a_named_function_called_with_empty_brackets_is_a_reference(verb, rest, 
 ])
 def test_no_named_call_for_methods_or_one_word_calls(text):
     assert not [r for r in _references(text) if r.endswith("()")], list(_references(text))
+
+
+@pytest.mark.parametrize(("text", "ref"), [
+    ("Nell: Rule 9 says £20 for a lost fob, but the handbook is old", "Rule 9"),
+    ("it's a forfeit under rule 12 of the league handbook", "rule 12"),
+    ("Apple rejected 4.12.0. guideline 5.1.1, we ask for location", "guideline 5.1.1"),
+    ("App Review rejected it again. Guideline 3.1.1, they say", "Guideline 3.1.1"),
+])
+def test_a_rule_by_its_number_and_a_guideline_in_parts_are_references(text, ref):
+    assert ref in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_a_guidelines_number_is_not_a_version_of_its_own(model):
+    summary, _ = offline_summary(
+        "Kofi: App Review rejected 4.8.0 again. Guideline 3.1.1, they say the upgrade button is a payment",
+        "Ama: Then we appeal under guideline 3.1.1 and ship 4.8.1 without the button", model=model)
+    refs = {r.lower() for r in summary.references}
+    assert "guideline 3.1.1" in refs and "3.1.1" not in refs, refs
