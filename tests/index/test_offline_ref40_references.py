@@ -139,7 +139,7 @@ def test_no_named_call_for_methods_or_one_word_calls(text):
 
 @pytest.mark.parametrize(("text", "ref"), [
     ("Nell: Rule 9 says £20 for a lost fob, but the handbook is old", "Rule 9"),
-    ("it's a forfeit under rule 12 of the league handbook", "rule 12"),
+    ("it's a forfeit under Rule 12 of the league handbook", "Rule 12"),
     ("Apple rejected 4.12.0. guideline 5.1.1, we ask for location", "guideline 5.1.1"),
     ("App Review rejected it again. Guideline 3.1.1, they say", "Guideline 3.1.1"),
 ])
@@ -154,3 +154,12 @@ def test_a_guidelines_number_is_not_a_version_of_its_own(model):
         "Ama: Then we appeal under guideline 3.1.1 and ship 4.8.1 without the button", model=model)
     refs = {r.lower() for r in summary.references}
     assert "guideline 3.1.1" in refs and "3.1.1" not in refs, refs
+
+
+@pytest.mark.parametrize("text", [
+    "the rule 4 thing again",  # a small "rule" and one number: said in passing (session 38)
+    "as a rule 3 of us go",
+    "guideline 5 says nothing",  # a guideline's number in one part
+])
+def test_no_rule_said_in_passing(text):
+    assert not [r for r in _references(text) if r.lower().startswith(("rule", "guideline"))], list(_references(text))

@@ -403,7 +403,7 @@ _PAGES = re.compile(_WORK + r"(?:'s| is| was| runs(?: to)?| has)(?: (?:about|ove
 has pages is a book (session 20); not a pronoun ("It is 40 pages")."""
 _PART = re.compile(r"\b(?:(?:[Cc]lause|[Aa]rticle|[Ff]igure|[Ss]chedule|[Aa]ppendix|[Aa]nnex) (?:\d{1,3}[A-Z]?|[A-Z])\b"
                    r"|[Tt]able [A-Z]\d{1,3}\b|(?:[Ss]ection|[Rr]ule) \d{1,2}\.\d{1,2}(?:\.\d{1,2})?\b"
-                   r"|[Rr]ule \d{1,3}\b|[Gg]uideline \d{1,2}(?:\.\d{1,2}){1,3}\b)"
+                   r"|Rule \d{1,3}\b|[Gg]uideline \d{1,2}(?:\.\d{1,2}){1,3}\b)"
                    r"(?:,? (?:para(?:graph)?|clause) \d{1,3}\b)?(?![.,(/-]?\w)")
 """A numbered part of a document a reader turns to: a clause, an article, a figure, a schedule ("Clause
 7", "Article 231", "Figure 4B", "Schedule C"), a section numbered in parts ("section 9.3"; "section 9"
@@ -411,8 +411,9 @@ alone is mostly a place in a book said in passing) (session 21); not one with mo
 28(2) GDPR"). Also an appendix or an annex ("Appendix B"), a rule numbered in parts ("rule 4.2"), a
 supplementary table, its number behind a capital ("Table S4"; "table 12" is where a restaurant seats
 people), and the paragraph named after the part ("Schedule 3, para 2") (session 38). A rule by its
-number alone ("Rule 9 says £20 for a lost fob") and a guideline numbered in parts ("guideline 5.1.1", App
-Review's) (session 40; on every development set 3 of 3, none read before)."""
+number alone, named with a capital as a rule book heads it ("Rule 9 says £20 for a lost fob"; "the rule 4
+thing" is said in passing, session 38), and a guideline numbered in parts ("guideline 5.1.1", App Review's)
+(session 40; on every development set 3 of 3, none read before)."""
 _KIND_NUMBER = re.compile(
     r"\b(?!(?:order|invoice|booking|confirmation|account|case|claim|ticket|policy|reference|member|membership|"
     r"customer|card|receipt|client|the|a|an|at|by|to|of|in|on|my|our|your|his|her|their|phone|telephone|mobile)\s)"
