@@ -380,6 +380,16 @@ _CODE_AFTER = re.compile(r"(?<=\b[Cc]ode )(?:0x[0-9A-Fa-f]+\b|[A-Z]{1,3} \d{2,4}
                          r"(?=[A-Za-z0-9-]*[A-Za-z]|\d{4})[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\b(?![-.]\d))")
 """A code named as one, after "code" ("fault code EA 227", "grant code R-2231-BIO", "code 0x2F",
 "code 97140"): a letter in it, or four digits or more; not "code 404" (session 20)."""
+_SHOWN_CODE = re.compile(
+    r"(?:(?<=[Ee]rror )|(?<=[Ff]ault )|(?<=showing )|(?<=shows )|(?<=showed )|(?<=displaying )|(?<=displays )"
+    r"|(?<=flashing )|(?<=throwing )|(?<=threw ))[A-Z]{1,3}-?\d{2,4}[A-Z]?(?![\w/.-])"
+    r"|(?<![\w/.-])[A-Z]{1,3}-?\d{2,4}[A-Z]?(?= (?:error|fault|code|flashing)\b)")
+"""A short code a machine shows, after "error", "fault", "showing", "flashing", "threw" or before
+"error", "fault", "code", "flashing" ("boiler's showing F28", "error F28 on the display", "F28
+flashing again", "threw error E-207"): one to three capitals and a number of two to four digits
+(not "showing A4"), which the key and code patterns read only longer (session 40; on every development set each such
+code is a labelled reference, 6 of 6, none read before)."""
+_SHOWN_WORDS = ("rror", "ault", "show", "display", "flashing", "throwing", "threw", "code")
 _DIGIT_KEY = re.compile(r"(?<![\w/.-])\d{2,10}-[A-Z]{2,}(?:-[A-Z0-9]+)*(?![\w-])")
 """A key opening with its number ("2211-KX-907", "1099-INT", "70112-TR"): the key pattern of
 :data:`_REFS` takes only its tail (session 20)."""
@@ -392,14 +402,18 @@ _PAGES = re.compile(_WORK + r"(?:'s| is| was| runs(?: to)?| has)(?: (?:about|ove
 """A work by its length in pages ("Demon Copperhead is 550 pages", "the 900-page Middlemarch"): what
 has pages is a book (session 20); not a pronoun ("It is 40 pages")."""
 _PART = re.compile(r"\b(?:(?:[Cc]lause|[Aa]rticle|[Ff]igure|[Ss]chedule|[Aa]ppendix|[Aa]nnex) (?:\d{1,3}[A-Z]?|[A-Z])\b"
-                   r"|[Tt]able [A-Z]\d{1,3}\b|(?:[Ss]ection|[Rr]ule) \d{1,2}\.\d{1,2}(?:\.\d{1,2})?\b)"
+                   r"|[Tt]able [A-Z]\d{1,3}\b|(?:[Ss]ection|[Rr]ule) \d{1,2}\.\d{1,2}(?:\.\d{1,2})?\b"
+                   r"|Rule \d{1,3}\b|[Gg]uideline \d{1,2}(?:\.\d{1,2}){1,3}\b)"
                    r"(?:,? (?:para(?:graph)?|clause) \d{1,3}\b)?(?![.,(/-]?\w)")
 """A numbered part of a document a reader turns to: a clause, an article, a figure, a schedule ("Clause
 7", "Article 231", "Figure 4B", "Schedule C"), a section numbered in parts ("section 9.3"; "section 9"
 alone is mostly a place in a book said in passing) (session 21); not one with more after it ("Article
 28(2) GDPR"). Also an appendix or an annex ("Appendix B"), a rule numbered in parts ("rule 4.2"), a
 supplementary table, its number behind a capital ("Table S4"; "table 12" is where a restaurant seats
-people), and the paragraph named after the part ("Schedule 3, para 2") (session 38)."""
+people), and the paragraph named after the part ("Schedule 3, para 2") (session 38). A rule by its
+number alone, named with a capital as a rule book heads it ("Rule 9 says £20 for a lost fob"; "the rule 4
+thing" is said in passing, session 38), and a guideline numbered in parts ("guideline 5.1.1", App Review's)
+(session 40; on every development set 3 of 3, none read before)."""
 _KIND_NUMBER = re.compile(
     r"\b(?!(?:order|invoice|booking|confirmation|account|case|claim|ticket|policy|reference|member|membership|"
     r"customer|card|receipt|client|the|a|an|at|by|to|of|in|on|my|our|your|his|her|their|phone|telephone|mobile)\s)"
@@ -458,6 +472,37 @@ def _slashed(text: str) -> Iterator[str]:
             yield m.group(0)
 
 
+_RESOURCE_KINDS = ("topic", "queue", "bucket", "table", "repo", "repository", "label", "index", "stream",
+                   "cluster", "namespace", "database", "schema", "collection", "exchange")
+_NAMED_RESOURCE = re.compile(
+    r"(?<![\w#/:.@$'-])(?![a-z]+-(?:only|time|party|wide|level|based|side|letter|free|safe|facing|term|scale)\b)"
+    r"(?!(?:multi|cross|per|non|pre|post|self|auto|read|write|real|long|short|high|low|dead|third|first|one|two|"
+    r"single|double|full|half|semi|sub|co|in|out|on|off|end|all|well|re)[-_])"
+    r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?<!ed)(?<!ing)(?![\w/.@-])"
+    r"(?=\s+(?:(?:Kafka|SQS|SNS|S3|GCS|Redis|RabbitMQ|NATS|Postgres|MySQL|BigQuery|Snowflake|DynamoDB|GitHub|GitLab|git|Git)\s+)?"
+    r"(?:" + "|".join(_RESOURCE_KINDS) + r")s?\b)")
+"""A lower-case name joined by hyphens or underscores, just before the kind of resource it names
+("the order-events Kafka topic", "the geo-tools repo", "a job_runs table", "the needs-repro
+label"): what a reader looks up in the system (session 40; on every development set 7 of the 9
+such names are labelled references, none read before). Not a compound adjective before the kind
+("a read-only table", "the dead-letter queue", "a session-scoped schema", "long-running branch"),
+nor a name after a "#", a "/" or a scheme, which other patterns read whole."""
+_DEPLOY_PARTS = ("prod", "production", "staging", "stg", "dev", "qa", "uat", "eu", "us", "uk", "api", "worker",
+                 "consumer", "export", "exports", "backup", "restore")
+_DEPLOYED = re.compile(
+    r"(?<![\w/.@#:$'-])(?!(?:multi|cross|per|non|pre|post|self|auto|re|co|sub)-)"
+    r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:" + "|".join(_DEPLOY_PARTS) + r")(?:-[a-z0-9]+)*(?![\w/.@:-])")
+"""A lower-case name joined by hyphens with a part that tells where or as what a system runs: its
+environment ("sessions-prod", "staging-eu"), its region ("callrec-prod-eu") or its role
+("payments-api", "billing-consumer", "acme-invoices-export", "customers-restore"): the name of a
+deployed service, cluster or bucket, which a reader looks up (session 40; on every development set
+10 of the 14 such names are labelled references, one read before). Not a verb or an adjective with
+a prefix ("re-export", "auto-export"), nor a speaker's handle ("sarita-dev:") or a part of a path."""
+_OWN_CALL = re.compile(r"(?<![\w.$])(?=[a-z]\w*(?:_|[a-z][A-Z]))[a-z]\w*\(\)")
+"""A function of the code being talked about, called by name with empty brackets: a name joined by
+underscores or in camel case ("formatCount()", "get_db()", "rtw_suspend()"); not a method after a
+dot ("datetime.now()", "ctx.Done()") nor a one-word call ("now()", "round()") (session 40; on every
+development set 7 of 15 such names are labelled references)."""
 _CONSTANT = re.compile(r"(?<![\w./:$-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
 """A name in capitals joined by underscores: an environment variable or a setting
 ("X_ROBOTS_NOINDEX", "GIT_LFS_SKIP_SMUDGE", "DATABASE_URL"), which a reader looks up in the
@@ -567,7 +612,7 @@ def _named_files(text: str) -> Iterator[str]:
             yield m.group(0)
 
 
-_PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ", "ppendix ", "nnex ", "able ", "ule ")
+_PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ", "ppendix ", "nnex ", "able ", "ule ", "uideline ")
 _ITEM = _WORK.replace("|, and)", ")")
 """A title as an item of a list: :data:`_WORK` without the ", and" some titles hold."""
 _ITEM_FULL = re.compile(_ITEM)
@@ -657,6 +702,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _ERROR_CODE.findall(text)
         if "ode " in text:
             yield from _CODE_AFTER.findall(text)
+        if any(map(text.__contains__, _SHOWN_WORDS)):  # session 40's kind
+            yield from _SHOWN_CODE.findall(text)
         if "-" in text:
             yield from _DIGIT_KEY.findall(text)
         if ":" in text:
@@ -700,6 +747,12 @@ def _references(text: str) -> Iterator[str]:
         yield from _slashed(text)  # session 25's kind
     if "_" in text:  # session 37's kind: turns only
         yield from _CONSTANT.findall(text)
+    if ("-" in text or "_" in text) and any(map(text.__contains__, _RESOURCE_KINDS)):  # session 40's kind
+        yield from _NAMED_RESOURCE.findall(text)
+    if "()" in text:  # session 40's kind
+        yield from _OWN_CALL.findall(text)
+    if "-" in text and any(map(text.__contains__, _DEPLOY_PARTS)):  # session 40's kind
+        yield from _DEPLOYED.findall(text)
     if "form" in text and _has_digit(text):  # session 38's kind: turns only
         yield from _FORM_KEY.findall(text)
     if "Act " in text:  # session 38's kind: turns only
