@@ -1673,12 +1673,18 @@ _ACTED_ON = re.compile(r"^(?!(?:go|stick|pick|choose|settle|opt)\b)[A-Za-z]+\s+(
 among options ("Go with the Prius"), which needs what was being chosen."""
 
 
-_SHOP_BEFORE = r"(?:\b(?:[Aa]t|[Tt]o|[Ff]rom|[Ww]ith|[Uu]sing|[Rr]ing|[Rr]ang|[Cc]all|[Cc]alled|[Pp]hone|[Tt]ry|[Vv]ia) )"
-_SHOP_AFTER = (r"['’]s(?=\s*(?:[.,;:!?)]|$|(?:on|in|at|from|for|this|next|last|today|tomorrow|instead|again|and|or|"
-               r"but|so|then|too|yesterday|tonight|earlier|later|before|after)\b))")
+_SHOP_BEFORE = r"(?:\b(?:[Aa]t|[Tt]o|[Ff]rom|[Ww]ith|[Uu]sing|[Rr]ing|[Rr]ang|[Cc]all|[Cc]alled|[Pp]hone|[Tt]ry|[Vv]ia|[Bb]y) )"
+_SHOP_AFTER = (r"['’]s(?=[ \t]*(?:[.,;:!?)\n]|$|(?:on|in|at|from|for|this|next|last|today|tomorrow|instead|again|and|or|"
+               r"but|so|then|too|yesterday|tonight|earlier|later|before|after|was|were|is|are|have|had|will|would|said|"
+               r"quoted|sold|want|wanted)\b))")
+_SHOP_OPENS = r"(?:^|\n|[.!?] )"
+_SHOP_THEY = r"['’]s (?=(?:want|are|were|have|say|reckon|quote|charge|do|don't|can't|won't)\b)"
 """What a shop or a firm named by its owner's possessive has around it ("at Sainsbury's,", "ring
 Pryce's?", "with Hendry's this afternoon"): a verb or a preposition
-of going, buying or calling before it, and no noun the possessive owns after it (session 23)."""
+of going, buying or calling before it, and no noun the possessive owns after it (session 23); or
+"by" before it ("quoted by Riley's"), a line's end or a verb after it ("from Hayward's was £780")
+(session 40). ``_SHOP_OPENS`` + name + ``_SHOP_THEY``: the firm opening a sentence with a verb
+said of a plural, "Harvey's want £1,295", which no person's possessive is followed by (session 40)."""
 
 
 def _said_owned(name: str, text: str) -> tuple[int, int]:
@@ -1724,7 +1730,8 @@ def _shops(kept: list[Entity], split: Sequence[tuple[Message, str]]) -> list[Ent
             continue
         word = re.escape(e.name)
         said, owned = _said_owned(e.name, text)
-        if said == owned and re.search(_SHOP_BEFORE + word + _SHOP_AFTER, text):
+        if said == owned and (re.search(_SHOP_BEFORE + word + _SHOP_AFTER, text)
+                              or re.search(_SHOP_OPENS + word + _SHOP_THEY, text)):
             renamed[e.name] = e.name + "'s"
     if not renamed:
         return kept

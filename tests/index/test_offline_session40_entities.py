@@ -1,0 +1,31 @@
+"""Session 40's entity rules (docs/summary-eval.md, "Session 40: entities (ent40)"), on
+conversations written for these tests, with the patterns alone and with the shipped sentence
+model."""
+
+import pytest
+
+from memlane.testing import offline_names
+
+MODELS = ("shipped", None)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_firm_named_by_its_possessive_keeps_it_after_by_a_verb_or_a_line_end(model):
+    names = offline_names(
+        "Priya: the rewiring is quoted at £4,200 by Pellow's\nWe got the scaffold from Tamsett's",
+        "Oskar: second quote in. Morgan's want £900 for the boiler. Last year's van from Ockford's was £300.",
+        model=model,
+    )
+    assert {"Pellow's", "Tamsett's", "Morgan's", "Ockford's"} <= names
+    assert not {"Pellow", "Tamsett", "Morgan", "Ockford"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_persons_possessive_stays_the_person(model):
+    names = offline_names(
+        "Priya: Tomasz's van was quoted by Pellow's garage, and Ifeoma's is the blue one.",
+        "Oskar: ask Tomasz, he said the Ockford's quote was fine.",
+        model=model,
+    )
+    assert {"Tomasz", "Ifeoma"} <= names
+    assert not {"Tomasz's", "Ifeoma's"} & names
