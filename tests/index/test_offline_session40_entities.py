@@ -29,3 +29,14 @@ def test_a_persons_possessive_stays_the_person(model):
     )
     assert {"Tomasz", "Ifeoma"} <= names
     assert not {"Tomasz's", "Ifeoma's"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_name_opening_with_a_verbs_word_keeps_it_before_its_own_verb(model):
+    names = offline_names(
+        "Priya: Post Office Ltd have written to say the counter closes in May.",
+        "Oskar: Book Club is full this month. Post the Tarrant letter today.",
+        model=model,
+    )
+    assert {"Post Office Ltd", "Book Club", "Tarrant"} <= names
+    assert not {"Office Ltd", "Club", "Post the Tarrant"} & names

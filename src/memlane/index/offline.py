@@ -761,6 +761,9 @@ _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|spea
 """Before a word in -ian, -ese or -ish that is a people's adjective or a language, not a name
 ("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
 or "by", which names follow ("to Jillian")."""
+_SUBJECT_VERB_AFTER = re.compile(r"\s+(?:have|has|had|is|are|was|were|will|would|said|says|wrote|sent)\b")
+"""A verb a phrase's subject takes: "Post Office Ltd have written", "Book Club is full" (session 40).
+The phrase that it follows names who does it; its first word is no imperative to cut."""
 _CAPS = re.compile(r"(" + CAPITAL + r"(?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*" + CAPITAL + r"[\w&'.-]*)*"
                    r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/–-]\d)"
                    r"(?!\s*%|\s+(?:at\s+[£$€]?\d|each\b|apiece\b|per\b)|,\s+(?:and\s+)?" + CAPITAL + r"[\w&'.-]*\s+\d))"
@@ -2302,7 +2305,9 @@ class OfflineIntelligence:
                 head, rest = phrase.split(" ", 1)
                 low = head.lower()
                 if (low in _STEP_VERBS or rest.startswith("the ")
-                        or (len(low) > 4 and low.endswith(("ed", "ing")))):
+                        or (len(low) > 4 and low.endswith(("ed", "ing")))) and not (
+                        low in _STEP_VERBS and not rest.startswith("the ")
+                        and _SUBJECT_VERB_AFTER.match(sentence, match.end())):
                     # "Finished the Terraform…", "Rewatched Paddington 2", "Close the Oakridge
                     # branch": a verb opening the sentence is no part of the name (session 10)
                     phrase, start = rest.removeprefix("the "), False
