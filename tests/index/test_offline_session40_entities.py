@@ -40,3 +40,14 @@ def test_a_name_opening_with_a_verbs_word_keeps_it_before_its_own_verb(model):
     )
     assert {"Post Office Ltd", "Book Club", "Tarrant"} <= names
     assert not {"Office Ltd", "Club", "Post the Tarrant"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_controls_label_a_step_touches_is_no_name(model):
+    names = offline_names(
+        "Priya: in Borrowly open Shelf, then after tapping Return the loan is gone.",
+        "Oskar: right-click the file, tick Unblock at the bottom, then open Spotify again.",
+        model=model,
+    )
+    assert {"Borrowly", "Spotify"} <= names
+    assert not {"Shelf", "Return", "Unblock"} & names

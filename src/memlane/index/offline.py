@@ -764,6 +764,9 @@ or "by", which names follow ("to Jillian")."""
 _SUBJECT_VERB_AFTER = re.compile(r"\s+(?:have|has|had|is|are|was|were|will|would|said|says|wrote|sent)\b")
 """A verb a phrase's subject takes: "Post Office Ltd have written", "Book Club is full" (session 40).
 The phrase that it follows names who does it; its first word is no imperative to cut."""
+_CONTROL_VERB_BEFORE = re.compile(r"\b(?:tap|taps|tapping|tapped|click|clicks|clicking|clicked|press|pressing|tick|ticking|"
+                                  r"""untick|select|selecting|toggle|open|opening)\s+(?:on\s+)?['"‘“]?$""")
+"""A step's verb of touching a control or opening a screen, right before a word (session 40)."""
 _CAPS = re.compile(r"(" + CAPITAL + r"(?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*" + CAPITAL + r"[\w&'.-]*)*"
                    r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/–-]\d)"
                    r"(?!\s*%|\s+(?:at\s+[£$€]?\d|each\b|apiece\b|per\b)|,\s+(?:and\s+)?" + CAPITAL + r"[\w&'.-]*\s+\d))"
@@ -2395,6 +2398,10 @@ class OfflineIntelligence:
                 continue  # "14 Feb": a date written short (session 13)
             if " " not in name and _TIER_AFTER.match(sentence, match.end()):
                 continue  # "the Team plan", "my Pro subscription": a product's tier, not a name
+            if " " not in name and match.start() > 3 and _CONTROL_VERB_BEFORE.search(
+                    sentence, max(0, match.start() - 16), match.start()) and is_english_word(name):
+                continue  # "after tapping Read with Kindle", "open Shelf", "tick Unblock": a control's or a
+                # screen's label a step touches, a word (session 40); "open Spotify" keeps its name
             if " " not in name and _CONTROL_AFTER.match(sentence, match.end()) and is_english_word(name):
                 continue  # "the Pay button", "an Accept header", "a Light fare": a control's, a field's or
                 # a fare's label, a word (session 23); "the Klarna button" keeps its name
