@@ -51,3 +51,14 @@ def test_a_controls_label_a_step_touches_is_no_name(model):
     )
     assert {"Borrowly", "Spotify"} <= names
     assert not {"Shelf", "Return", "Unblock"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_apps_screen_or_menu_entry_is_no_name(model):
+    names = offline_names(
+        "Priya: you can add it in the Trekkly app under Extras, and upload it in the app under Profile, then Documents.",
+        "Oskar: syncing the Kobo from Settings would pull it, and Preferences has the font size.",
+        model=model,
+    )
+    assert {"Trekkly", "Kobo"} <= names
+    assert not {"Extras", "Profile", "Documents", "Settings", "Preferences"} & names

@@ -767,6 +767,11 @@ The phrase that it follows names who does it; its first word is no imperative to
 _CONTROL_VERB_BEFORE = re.compile(r"\b(?:tap|taps|tapping|tapped|click|clicks|clicking|clicked|press|pressing|tick|ticking|"
                                   r"""untick|select|selecting|toggle|open|opening)\s+(?:on\s+)?['"‘“]?$""")
 """A step's verb of touching a control or opening a screen, right before a word (session 40)."""
+_SCREENS = frozenset(("Settings", "Preferences"))
+"""Every app's and system's screen of settings, named by the common word (session 40)."""
+_SCREEN_BEFORE = re.compile(r"\b(?:app|menu|tab|screen|page)\s+under\s+$|\bunder\s+[A-Z]\w+,?\s+then\s+$")
+"""An app's screen or a menu's entry before a word: "in the app under Extras", "under Profile, then
+Documents" (session 40)."""
 _CAPS = re.compile(r"(" + CAPITAL + r"(?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*" + CAPITAL + r"[\w&'.-]*)*"
                    r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/–-]\d)"
                    r"(?!\s*%|\s+(?:at\s+[£$€]?\d|each\b|apiece\b|per\b)|,\s+(?:and\s+)?" + CAPITAL + r"[\w&'.-]*\s+\d))"
@@ -2398,6 +2403,10 @@ class OfflineIntelligence:
                 continue  # "14 Feb": a date written short (session 13)
             if " " not in name and _TIER_AFTER.match(sentence, match.end()):
                 continue  # "the Team plan", "my Pro subscription": a product's tier, not a name
+            if " " not in name and (name in _SCREENS or (match.start() > 10 and _SCREEN_BEFORE.search(
+                    sentence, max(0, match.start() - 20), match.start()))) and is_english_word(name):
+                continue  # "in Settings", "the app under Extras", "under Profile, then Documents": an app's
+                # screen or a menu's entry, a word (session 40)
             if " " not in name and match.start() > 3 and _CONTROL_VERB_BEFORE.search(
                     sentence, max(0, match.start() - 16), match.start()) and is_english_word(name):
                 continue  # "after tapping Read with Kindle", "open Shelf", "tick Unblock": a control's or a
