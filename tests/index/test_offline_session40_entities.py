@@ -62,3 +62,14 @@ def test_an_apps_screen_or_menu_entry_is_no_name(model):
     )
     assert {"Trekkly", "Kobo"} <= names
     assert not {"Extras", "Profile", "Documents", "Settings", "Preferences"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_opening_words_name_ends_before_the_subjects_the(model):
+    names = offline_names(
+        "Priya: In Scotland the NHS timetable moved to May.",
+        "Oskar: For Darktable the Yoga 9 screen is better.",
+        model=model,
+    )
+    assert {"Scotland", "NHS", "Darktable", "Yoga 9"} <= names
+    assert not {"Scotland the NHS", "Darktable the Yoga 9"} & names

@@ -2323,6 +2323,15 @@ class OfflineIntelligence:
                     # "In England your deposit…", "Is Ciaran back?", "Which Python are you on?": a
                     # word opening the sentence that names nothing is no part of the name (session 19)
                     phrase, start = rest, False
+                    if " the " in phrase and " of " not in phrase and (
+                            (cut := phrase.index(" the ")) and phrase[cut + 5: cut + 6].isupper()):
+                        # "In England the NHS programme…", "For Lightroom the XPS 15's screen…": the phrase
+                        # the opening word leads ends before "the", and the sentence's subject is a second
+                        # name (session 40)
+                        lead, lead_kind, _ = _name_of(phrase[:cut])
+                        if lead_kind == "name":
+                            out.append(Entity(lead, "name", said or _trim(sentence, 120)))
+                        phrase = phrase[cut + 5:]
             if phrase.startswith(_DETERMINERS) and (cut := phrase.find(" ") + 1) and phrase[cut: cut + 1].isupper() and not (
                     match.start() > 0 and sentence[match.start() - 1] in "\"'“‘") and not _headline(sentence):
                 # "The Corn Exchange", "at The Granary", "Our LaunchDarkly contract": the article or
