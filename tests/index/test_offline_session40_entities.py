@@ -73,3 +73,14 @@ def test_an_opening_words_name_ends_before_the_subjects_the(model):
     )
     assert {"Scotland", "NHS", "Darktable", "Yoga 9"} <= names
     assert not {"Scotland the NHS", "Darktable the Yoga 9"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_adverb_opening_the_sentence_is_no_part_of_the_name(model):
+    names = offline_names(
+        "Priya: Apparently Leila's mum is driving them down. Mainly Jupiter, and the moon with Idris.",
+        "Oskar: Butterfly Centrefold tables are the league standard, Tessaly said.",
+        model=model,
+    )
+    assert {"Leila", "Jupiter", "Idris", "Butterfly Centrefold"} <= names
+    assert not {"Apparently Leila", "Mainly Jupiter", "Centrefold"} & names

@@ -1460,6 +1460,13 @@ def _possessed(phrase: str) -> tuple[str, str] | None:
     return owner, owned
 
 
+def _adverb(low: str) -> bool:
+    """Whether ``low``, a lower-case word in -ly, is an adverb made of an English word: "mainly"
+    ("main"), "apparently", "happily" ("happy"), "probably" (session 40); not "butterfly"."""
+    return is_english_word(low) and (is_english_word(low[:-2]) or low.endswith("bly")
+                                     or (low.endswith("ily") and is_english_word(low[:-3] + "y")))
+
+
 def _opens(sentence: str, at: int) -> bool:
     """Whether position ``at`` opens ``sentence`` (after quotes, brackets, list marks)."""
     return at == 0 or sentence[:at].strip(" *_>-") in ("", '"', "'", "(")
@@ -2319,9 +2326,11 @@ class OfflineIntelligence:
                     # "Finished the Terraform…", "Rewatched Paddington 2", "Close the Oakridge
                     # branch": a verb opening the sentence is no part of the name (session 10)
                     phrase, start = rest.removeprefix("the "), False
-                elif low in _OPENERS and rest[:1].isupper() and not head.isupper():
+                elif (low in _OPENERS or (len(low) > 5 and low.endswith("ly") and _adverb(low) and head not in PROPER_NAMES)) \
+                        and rest[:1].isupper() and not head.isupper():
                     # "In England your deposit…", "Is Ciaran back?", "Which Python are you on?": a
-                    # word opening the sentence that names nothing is no part of the name (session 19)
+                    # word opening the sentence that names nothing is no part of the name (session 19);
+                    # nor is an adverb in -ly, "Apparently Leila's mum…", "Mainly Saturn" (session 40)
                     phrase, start = rest, False
                     if " the " in phrase and " of " not in phrase and (
                             (cut := phrase.index(" the ")) and phrase[cut + 5: cut + 6].isupper()):
