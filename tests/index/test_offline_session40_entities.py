@@ -84,3 +84,14 @@ def test_an_adverb_opening_the_sentence_is_no_part_of_the_name(model):
     )
     assert {"Leila", "Jupiter", "Idris", "Butterfly Centrefold"} <= names
     assert not {"Apparently Leila", "Mainly Jupiter", "Centrefold"} & names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_apology_before_a_name_is_no_part_of_it(model):
+    names = offline_names(
+        "Priya: Sorry Tavish, the ferry is full.",
+        "Oskar: Thanks Priya, we'll go via Oban.",
+        model=model,
+    )
+    assert {"Tavish", "Oban"} <= names
+    assert "Sorry Tavish" not in names
