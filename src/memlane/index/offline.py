@@ -814,6 +814,17 @@ _ADJECTIVE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|in|learn|learning|speak|spea
 """Before a word in -ian, -ese or -ish that is a people's adjective or a language, not a name
 ("the little Sicilian place", "a Norwegian court", "in German") (session 12); not "to", "for"
 or "by", which names follow ("to Jillian")."""
+_SUBJECT_VERB_AFTER = re.compile(r"\s+(?:have|has|had|is|are|was|were|will|would|said|says|wrote|sent)\b")
+"""A verb a phrase's subject takes: "Post Office Ltd have written", "Book Club is full" (session 40).
+The phrase that it follows names who does it; its first word is no imperative to cut."""
+_CONTROL_VERB_BEFORE = re.compile(r"\b(?:tap|taps|tapping|tapped|click|clicks|clicking|clicked|press|pressing|tick|ticking|"
+                                  r"""untick|select|selecting|toggle|open|opening)\s+(?:on\s+)?['"‘“]?$""")
+"""A step's verb of touching a control or opening a screen, right before a word (session 40)."""
+_SCREENS = frozenset(("Settings", "Preferences"))
+"""Every app's and system's screen of settings, named by the common word (session 40)."""
+_SCREEN_BEFORE = re.compile(r"\b(?:app|menu|tab|screen|page)\s+under\s+$|\bunder\s+[A-Z]\w+,?\s+then\s+$")
+"""An app's screen or a menu's entry before a word: "in the app under Extras", "under Profile, then
+Documents" (session 40)."""
 _CAPS = re.compile(r"(" + CAPITAL + r"(?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*" + CAPITAL + r"[\w&'.-]*)*"
                    r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/–-]\d)"
                    r"(?!\s*%|\s+(?:at\s+[£$€]?\d|each\b|apiece\b|per\b)|,\s+(?:and\s+)?" + CAPITAL + r"[\w&'.-]*\s+\d))"
@@ -839,7 +850,7 @@ phrase is an amount, not a name with its version (session 13)."""
 _HOLIDAYS = frozenset({"Christmas", "Easter", "Thanksgiving", "Halloween", "New Year", "Hanukkah",
                        "Ramadan", "Diwali"})
 """Holidays are dates, not names."""
-_GREETINGS = frozenset("Cheers Thanks Hi Hey Hello Dear Happy Otherwise Coach Oma Opa Gran Grandma Grandpa Nana Nan".split())
+_GREETINGS = frozenset("Cheers Thanks Sorry Hi Hey Hello Dear Happy Otherwise Coach Oma Opa Gran Grandma Grandpa Nana Nan".split())
 """Words before a name that are no part of it (session 11); not "Aunt" or "Uncle", which the
 labelled sets keep ("Aunt Ruth")."""
 _LANGUAGES = frozenset(
@@ -1502,6 +1513,13 @@ def _possessed(phrase: str) -> tuple[str, str] | None:
     return owner, owned
 
 
+def _adverb(low: str) -> bool:
+    """Whether ``low``, a lower-case word in -ly, is an adverb made of an English word: "mainly"
+    ("main"), "apparently", "happily" ("happy"), "probably" (session 40); not "butterfly"."""
+    return is_english_word(low) and (is_english_word(low[:-2]) or low.endswith("bly")
+                                     or (low.endswith("ily") and is_english_word(low[:-3] + "y")))
+
+
 def _opens(sentence: str, at: int) -> bool:
     """Whether position ``at`` opens ``sentence`` (after quotes, brackets, list marks)."""
     return at == 0 or sentence[:at].strip(" *_>-") in ("", '"', "'", "(")
@@ -1726,12 +1744,18 @@ _ACTED_ON = re.compile(r"^(?!(?:go|stick|pick|choose|settle|opt)\b)[A-Za-z]+\s+(
 among options ("Go with the Prius"), which needs what was being chosen."""
 
 
-_SHOP_BEFORE = r"(?:\b(?:[Aa]t|[Tt]o|[Ff]rom|[Ww]ith|[Uu]sing|[Rr]ing|[Rr]ang|[Cc]all|[Cc]alled|[Pp]hone|[Tt]ry|[Vv]ia) )"
-_SHOP_AFTER = (r"['’]s(?=\s*(?:[.,;:!?)]|$|(?:on|in|at|from|for|this|next|last|today|tomorrow|instead|again|and|or|"
-               r"but|so|then|too|yesterday|tonight|earlier|later|before|after)\b))")
+_SHOP_BEFORE = r"(?:\b(?:[Aa]t|[Tt]o|[Ff]rom|[Ww]ith|[Uu]sing|[Rr]ing|[Rr]ang|[Cc]all|[Cc]alled|[Pp]hone|[Tt]ry|[Vv]ia|[Bb]y) )"
+_SHOP_AFTER = (r"['’]s(?=[ \t]*(?:[.,;:!?)\n]|$|(?:on|in|at|from|for|this|next|last|today|tomorrow|instead|again|and|or|"
+               r"but|so|then|too|yesterday|tonight|earlier|later|before|after|was|were|is|are|have|had|will|would|said|"
+               r"quoted|sold|want|wanted)\b))")
+_SHOP_OPENS = r"(?:^|\n|[.!?] )"
+_SHOP_THEY = r"['’]s (?=(?:want|are|were|have|say|reckon|quote|charge|do|don't|can't|won't)\b)"
 """What a shop or a firm named by its owner's possessive has around it ("at Sainsbury's,", "ring
 Pryce's?", "with Hendry's this afternoon"): a verb or a preposition
-of going, buying or calling before it, and no noun the possessive owns after it (session 23)."""
+of going, buying or calling before it, and no noun the possessive owns after it (session 23); or
+"by" before it ("quoted by Riley's"), a line's end or a verb after it ("from Hayward's was £780")
+(session 40). ``_SHOP_OPENS`` + name + ``_SHOP_THEY``: the firm opening a sentence with a verb
+said of a plural, "Harvey's want £1,295", which no person's possessive is followed by (session 40)."""
 
 
 def _said_owned(name: str, text: str) -> tuple[int, int]:
@@ -1777,7 +1801,8 @@ def _shops(kept: list[Entity], split: Sequence[tuple[Message, str]]) -> list[Ent
             continue
         word = re.escape(e.name)
         said, owned = _said_owned(e.name, text)
-        if said == owned and re.search(_SHOP_BEFORE + word + _SHOP_AFTER, text):
+        if said == owned and (re.search(_SHOP_BEFORE + word + _SHOP_AFTER, text)
+                              or re.search(_SHOP_OPENS + word + _SHOP_THEY, text)):
             renamed[e.name] = e.name + "'s"
     if not renamed:
         return kept
@@ -2348,14 +2373,27 @@ class OfflineIntelligence:
                 head, rest = phrase.split(" ", 1)
                 low = head.lower()
                 if (low in _STEP_VERBS or rest.startswith("the ")
-                        or (len(low) > 4 and low.endswith(("ed", "ing")))):
+                        or (len(low) > 4 and low.endswith(("ed", "ing")))) and not (
+                        low in _STEP_VERBS and not rest.startswith("the ")
+                        and _SUBJECT_VERB_AFTER.match(sentence, match.end())):
                     # "Finished the Terraform…", "Rewatched Paddington 2", "Close the Oakridge
                     # branch": a verb opening the sentence is no part of the name (session 10)
                     phrase, start = rest.removeprefix("the "), False
-                elif low in _OPENERS and rest[:1].isupper() and not head.isupper():
+                elif (low in _OPENERS or (len(low) > 5 and low.endswith("ly") and _adverb(low) and head not in PROPER_NAMES)) \
+                        and rest[:1].isupper() and not head.isupper():
                     # "In England your deposit…", "Is Ciaran back?", "Which Python are you on?": a
-                    # word opening the sentence that names nothing is no part of the name (session 19)
+                    # word opening the sentence that names nothing is no part of the name (session 19);
+                    # nor is an adverb in -ly, "Apparently Leila's mum…", "Mainly Saturn" (session 40)
                     phrase, start = rest, False
+                    if " the " in phrase and " of " not in phrase and (
+                            (cut := phrase.index(" the ")) and phrase[cut + 5: cut + 6].isupper()):
+                        # "In England the NHS programme…", "For Lightroom the XPS 15's screen…": the phrase
+                        # the opening word leads ends before "the", and the sentence's subject is a second
+                        # name (session 40)
+                        lead, lead_kind, _ = _name_of(phrase[:cut])
+                        if lead_kind == "name":
+                            out.append(Entity(lead, "name", said or _trim(sentence, 120)))
+                        phrase = phrase[cut + 5:]
             if phrase.startswith(_DETERMINERS) and (cut := phrase.find(" ") + 1) and phrase[cut: cut + 1].isupper() and not (
                     match.start() > 0 and sentence[match.start() - 1] in "\"'“‘") and not _headline(sentence):
                 # "The Corn Exchange", "at The Granary", "Our LaunchDarkly contract": the article or
@@ -2436,6 +2474,14 @@ class OfflineIntelligence:
                 continue  # "14 Feb": a date written short (session 13)
             if " " not in name and _TIER_AFTER.match(sentence, match.end()):
                 continue  # "the Team plan", "my Pro subscription": a product's tier, not a name
+            if " " not in name and (name in _SCREENS or (match.start() > 10 and _SCREEN_BEFORE.search(
+                    sentence, max(0, match.start() - 20), match.start()))) and is_english_word(name):
+                continue  # "in Settings", "the app under Extras", "under Profile, then Documents": an app's
+                # screen or a menu's entry, a word (session 40)
+            if " " not in name and match.start() > 3 and _CONTROL_VERB_BEFORE.search(
+                    sentence, max(0, match.start() - 16), match.start()) and is_english_word(name):
+                continue  # "after tapping Read with Kindle", "open Shelf", "tick Unblock": a control's or a
+                # screen's label a step touches, a word (session 40); "open Spotify" keeps its name
             if " " not in name and _CONTROL_AFTER.match(sentence, match.end()) and is_english_word(name):
                 continue  # "the Pay button", "an Accept header", "a Light fare": a control's, a field's or
                 # a fare's label, a word (session 23); "the Klarna button" keeps its name
