@@ -2594,6 +2594,31 @@ class _Reader:
                 self.put((ti, si), "rationale", clean(s))
                 said.append(words)
 
+    def reasons_so(self) -> None:
+        """A participant's reason said with "so" ("We rent it off them, so we don't have much
+        say.", "…, so people can travel after work on Friday"): :data:`_SO_SAID`, read like
+        :meth:`reasons` reads a user's reason (session 40, rat40)."""
+        decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
+        if not decided:
+            return
+        said = [_content(x) for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items")
+                for x in getattr(self.cues, name)]
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user" or not (decided & {ti - 2, ti - 1, ti, ti + 1, ti + 2}):
+                continue
+            if self.assisted and len(turn.sentences) > _OUTCOME_MAX:
+                continue
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _SO_SAID.search(s):
+                    continue
+                if _directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s):
+                    continue
+                words = _content(s)
+                if len(words) < 3 or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w):
+                    continue
+                self.put((ti, si), "rationale", clean(s))
+                said.append(words)
+
     def decided_after(self) -> None:
         """A choice the conversation says it has to make ("We need to decide on the database
         for the billing service.") is not left open when a participant decides within the next
@@ -4056,6 +4081,8 @@ four.", "It only sends email"), what is there already, a comparison ("The second
 than a rebrand"), what happened last time ("Last year a third of the riders abandoned…")."""
 _BECAUSE_SAID = re.compile(r"\b(?:because|since|so that)\b|,\s+so\s+(?=[a-z])", re.IGNORECASE)
 """The assistant's reason: a "because / since / so that" or a ", so …" said beside a decision."""
+_SO_SAID = re.compile(r",\s+so\s+(?!(?:yes|no|ok|okay|far|much|many|good|great)\b)[a-z]|\bso\s+that\s+(?!'s)\w", re.IGNORECASE)
+"""A reason said with "so" (session 40): "…, so we don't have much say", "…, so that nobody waits"."""
 _SHOULD = re.compile(r"\b(?:should|must|need to|needs to|have to|has to)\b|^(?:i\s+)?can'?t wait to\b|^(?:don'?t|do not|never)\b",
                      re.IGNORECASE)
 """A sentence that says what to do ("…should be read-only", "we need to…", "Don't give up…") or
@@ -4610,6 +4637,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.not_ahead()
     reader.one_question()
     reader.reasons()
+    reader.reasons_so()
     reader.standing_rule()
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
