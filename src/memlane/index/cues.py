@@ -2619,6 +2619,32 @@ class _Reader:
                 self.put((ti, si), "rationale", clean(s))
                 said.append(words)
 
+    def reasons_advised(self) -> None:
+        """The assistant's reason ("because / since / so", :data:`_BECAUSE_SAID`) said in the
+        answer the user decides on in their next turn but one ("… Alpine uses musl, so many
+        wheels get compiled from source." — "Makes sense." — "We decided to use slim."), read as
+        :meth:`reasons` reads the assistant's reason beside a decision (session 40, rat40)."""
+        decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
+        if not decided or not self.assisted:
+            return
+        said = [_content(x) for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items")
+                for x in getattr(self.cues, name)]
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "assistant" or ti + 2 not in decided or decided & {ti - 1, ti, ti + 1}:
+                continue
+            if len(turn.sentences) > _OUTCOME_MAX:
+                continue
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _BECAUSE_SAID.search(_SINCE_WHEN.sub("", s)):
+                    continue
+                if _directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s):
+                    continue
+                words = _content(s)
+                if len(words) < 3 or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w):
+                    continue
+                self.put((ti, si), "rationale", clean(s))
+                said.append(words)
+
     def decided_after(self) -> None:
         """A choice the conversation says it has to make ("We need to decide on the database
         for the billing service.") is not left open when a participant decides within the next
@@ -4083,6 +4109,9 @@ _BECAUSE_SAID = re.compile(r"\b(?:because|since|so that)\b|,\s+so\s+(?=[a-z])", 
 """The assistant's reason: a "because / since / so that" or a ", so …" said beside a decision."""
 _SO_SAID = re.compile(r",\s+so\s+(?!(?:yes|no|ok|okay|far|much|many|good|great)\b)[a-z]|\bso\s+that\s+(?!'s)\w", re.IGNORECASE)
 """A reason said with "so" (session 40): "…, so we don't have much say", "…, so that nobody waits"."""
+_SINCE_WHEN = re.compile(r"\bsince\s+(?:\d|(?:last|yesterday|this|the\s+\d)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\b)",
+                         re.IGNORECASE)
+"""A "since" of time ("since 11 March", "since last week"): no reason (session 40)."""
 _SHOULD = re.compile(r"\b(?:should|must|need to|needs to|have to|has to)\b|^(?:i\s+)?can'?t wait to\b|^(?:don'?t|do not|never)\b",
                      re.IGNORECASE)
 """A sentence that says what to do ("…should be read-only", "we need to…", "Don't give up…") or
@@ -4638,6 +4667,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.one_question()
     reader.reasons()
     reader.reasons_so()
+    reader.reasons_advised()
     reader.standing_rule()
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
