@@ -2596,8 +2596,10 @@ class _Reader:
 
     def reasons_so(self) -> None:
         """A participant's reason said with "so" ("We rent it off them, so we don't have much
-        say.", "…, so people can travel after work on Friday"): :data:`_SO_SAID`, read like
-        :meth:`reasons` reads a user's reason (session 40, rat40)."""
+        say.", "There are 14 commits on the branch, so I'll hit the lockfile conflict again on
+        every one"): :data:`_SO_SAID`, read where and as :meth:`reasons` reads a user's reason
+        — within two turns of a decision, not a question, an exclamation or what to do, three
+        content words at least, not said already (session 40, rat40)."""
         decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
         if not decided:
             return
@@ -3281,6 +3283,28 @@ class _Reader:
                 and not words[1].endswith(("ing", "ed"))):
             return True
         return cls._STANDS.search(rest) is not None
+
+    _REASON_LAG = 3
+    """Turns after the conversation's last decision from which what reads as a reason is no
+    longer one (session 40)."""
+
+    def reasons_after(self) -> None:
+        """A rationale said three turns or more after the conversation's last decision, by
+        whichever reader placed it, is taken out (session 40, rat40): a reason is said before
+        its decision, with it or in the answer just after; what comes long after the last one
+        is talk of the next thing, a remark or a fact ("The back room only has two sockets.",
+        "My little one ate half of it before we got home", "Last time the soup was gone by
+        twelve."); not one said as a reason (:data:`_RATIONALE`: "because", "since", "so that",
+        "due to"). Read after every decision is placed; a conversation with none is
+        :meth:`no_decision_no_reason`'s."""
+        decided = [w[0] for w, f in self.cues.placed.items() if f == "decisions"]
+        if not decided:
+            return
+        last = max(decided)
+        for where, name in list(self.cues.placed.items()):
+            if (name == "rationale" and where[0] >= last + self._REASON_LAG
+                    and not _RATIONALE.search(self.turns[where[0]].sentences[where[1]])):
+                self.put(where, "rationale", "")  # (one said as a reason, "because / since / so that", stands)
 
     def no_decision_no_reason(self) -> None:
         """Among people, a conversation that keeps no decision keeps no rationale (session 38):
@@ -4673,5 +4697,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.option_chosen()
     reader.directive_alone()
     reader.options_named()
+    reader.reasons_after()
     reader.no_decision_no_reason()
     return reader.cues
