@@ -2612,6 +2612,59 @@ class _Reader:
                 self.put((ti, si), "rationale", clean(s))
                 said.append(words)
 
+    def reasons_so(self) -> None:
+        """A participant's reason said with "so" ("We rent it off them, so we don't have much
+        say.", "There are 14 commits on the branch, so I'll hit the lockfile conflict again on
+        every one"): :data:`_SO_SAID`, read where and as :meth:`reasons` reads a user's reason
+        — within two turns of a decision, not a question, an exclamation or what to do, three
+        content words at least, not said already (session 40, rat40)."""
+        decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
+        if not decided:
+            return
+        said = [_content(x) for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items")
+                for x in getattr(self.cues, name)]
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user" or not (decided & {ti - 2, ti - 1, ti, ti + 1, ti + 2}):
+                continue
+            if self.assisted and len(turn.sentences) > _OUTCOME_MAX:
+                continue
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _SO_SAID.search(s):
+                    continue
+                if _directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s):
+                    continue
+                words = _content(s)
+                if len(words) < 3 or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w):
+                    continue
+                self.put((ti, si), "rationale", clean(s))
+                said.append(words)
+
+    def reasons_advised(self) -> None:
+        """The assistant's reason ("because / since / so", :data:`_BECAUSE_SAID`) said in the
+        answer the user decides on in their next turn but one ("… Alpine uses musl, so many
+        wheels get compiled from source." — "Makes sense." — "We decided to use slim."), read as
+        :meth:`reasons` reads the assistant's reason beside a decision (session 40, rat40)."""
+        decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
+        if not decided or not self.assisted:
+            return
+        said = [_content(x) for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items")
+                for x in getattr(self.cues, name)]
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "assistant" or ti + 2 not in decided or decided & {ti - 1, ti, ti + 1}:
+                continue
+            if len(turn.sentences) > _OUTCOME_MAX:
+                continue
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _BECAUSE_SAID.search(_SINCE_WHEN.sub("", s)):
+                    continue
+                if _directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s):
+                    continue
+                words = _content(s)
+                if len(words) < 3 or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w):
+                    continue
+                self.put((ti, si), "rationale", clean(s))
+                said.append(words)
+
     def decided_after(self) -> None:
         """A choice the conversation says it has to make ("We need to decide on the database
         for the billing service.") is not left open when a participant decides within the next
@@ -3266,6 +3319,28 @@ class _Reader:
                 and not words[1].endswith(("ing", "ed"))):
             return True
         return cls._STANDS.search(rest) is not None
+
+    _REASON_LAG = 3
+    """Turns after the conversation's last decision from which what reads as a reason is no
+    longer one (session 40)."""
+
+    def reasons_after(self) -> None:
+        """A rationale said three turns or more after the conversation's last decision, by
+        whichever reader placed it, is taken out (session 40, rat40): a reason is said before
+        its decision, with it or in the answer just after; what comes long after the last one
+        is talk of the next thing, a remark or a fact ("The back room only has two sockets.",
+        "My little one ate half of it before we got home", "Last time the soup was gone by
+        twelve."); not one said as a reason (:data:`_RATIONALE`: "because", "since", "so that",
+        "due to"). Read after every decision is placed; a conversation with none is
+        :meth:`no_decision_no_reason`'s."""
+        decided = [w[0] for w, f in self.cues.placed.items() if f == "decisions"]
+        if not decided:
+            return
+        last = max(decided)
+        for where, name in list(self.cues.placed.items()):
+            if (name == "rationale" and where[0] >= last + self._REASON_LAG
+                    and not _RATIONALE.search(self.turns[where[0]].sentences[where[1]])):
+                self.put(where, "rationale", "")  # (one said as a reason, "because / since / so that", stands)
 
     def no_decision_no_reason(self) -> None:
         """Among people, a conversation that keeps no decision keeps no rationale (session 38):
@@ -4092,6 +4167,11 @@ four.", "It only sends email"), what is there already, a comparison ("The second
 than a rebrand"), what happened last time ("Last year a third of the riders abandoned…")."""
 _BECAUSE_SAID = re.compile(r"\b(?:because|since|so that)\b|,\s+so\s+(?=[a-z])", re.IGNORECASE)
 """The assistant's reason: a "because / since / so that" or a ", so …" said beside a decision."""
+_SO_SAID = re.compile(r",\s+so\s+(?!(?:yes|no|ok|okay|far|much|many|good|great)\b)[a-z]|\bso\s+that\s+(?!'s)\w", re.IGNORECASE)
+"""A reason said with "so" (session 40): "…, so we don't have much say", "…, so that nobody waits"."""
+_SINCE_WHEN = re.compile(r"\bsince\s+(?:\d|(?:last|yesterday|this|the\s+\d)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\b)",
+                         re.IGNORECASE)
+"""A "since" of time ("since 11 March", "since last week"): no reason (session 40)."""
 _SHOULD = re.compile(r"\b(?:should|must|need to|needs to|have to|has to)\b|^(?:i\s+)?can'?t wait to\b|^(?:don'?t|do not|never)\b",
                      re.IGNORECASE)
 """A sentence that says what to do ("…should be read-only", "we need to…", "Don't give up…") or
@@ -4646,11 +4726,14 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.not_ahead()
     reader.one_question()
     reader.reasons()
+    reader.reasons_so()
+    reader.reasons_advised()
     reader.standing_rule()
     reader.figure_quoted()  # after the reasons: a figure taken out is no reason either
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
     reader.directive_alone()
     reader.options_named()
+    reader.reasons_after()
     reader.no_decision_no_reason()
     return reader.cues
