@@ -987,6 +987,14 @@ dark mode?"): before a whole question in the same turn, it says what that one as
 (session 37, :meth:`_Reader.one_question`)."""
 
 
+_DEFERS_CHOICE = re.compile(
+    r"\b(?:table|park|shelve|leave|revisit|argue|sleep on|hold off|wait|for now|for the moment|not yet|later|(?:i|we) (?:don'?t|do not) know|no idea|not sure|i'?ll (?:ask|check|find out)|when (?:he|she|they|we|you)(?:'s|'re| is| are) back)\b|"
+    + _PUT_OFF.pattern + "|" + _PUT_OFF_LATER.pattern + "|" + _DECIDE_LATER.pattern, re.IGNORECASE)
+"""A turn putting off or only leaning on a choice ("Let's table it for now", "by role I think,
+but let's argue that one with Priya when she's back"): no decision that answers the question
+before it (:meth:`_Reader.decided_next`, session 40)."""
+
+
 def _asks_whole(question: str) -> bool:
     """Whether a question opens on a question word, an auxiliary, "if" or "whether" (after a
     lead such as "hmm,"): a whole question, not a fragment ("Bledington Trunkles?")."""
@@ -2560,6 +2568,32 @@ class _Reader:
                 second = head.lower() + second[len(head):]
             self.put(nxt, "open_questions", "")
             self.put(where, "open_questions", f"{first.rstrip(' ?')}, {second}")
+
+    def decided_next(self) -> None:
+        """A question left open that a participant's decision in one of the next two turns
+        answers, the decision sharing a content word with it, is no longer open ("Also, do we
+        charge them rent?" — "Let's not charge rent for the first year."; "Is one IKEA plug in
+        the hallway enough for the garage?" — … — "I'll go with two of the Tretakt plugs then")
+        (session 40). :meth:`decided_after` does this for a choice said to be ahead, and
+        :meth:`read` for a statement decided in the next turn; a question was left to them.
+        Read after :meth:`screen` and the sentence model, on every decision placed; :meth:`read`,
+        which the model's training reads, is unchanged."""
+        decided: dict[int, set[str]] = {}
+        for w, f in self.cues.placed.items():
+            if f == "decisions" and self.turns[w[0]].role == "user":
+                decided.setdefault(w[0], set()).update(_stems(self.turns[w[0]].sentences[w[1]]))
+        if not decided:
+            return
+        for where, name in list(self.cues.placed.items()):
+            if name != "open_questions" or not self.text[where].endswith("?"):
+                continue
+            asked = _stems(self.turns[where[0]].sentences[where[1]]) - _WH_WORDS
+            for k in range(where[0] + 1, min(where[0] + 3, len(self.turns))):
+                if any(_DEFERS_CHOICE.search(x) for x in self.turns[k].sentences):
+                    break  # "Let's table it for now", "by role I think, but let's argue that one…"
+                if asked & decided.get(k, set()):
+                    self.put(where, "open_questions", "")
+                    break
 
     def reasons(self) -> None:
         """A participant's statement of a reason (:data:`_REASON_SAID`) said in a turn that
@@ -4609,6 +4643,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.let_me_check()  # after the screen, which takes out "Let me think about that one, …" as no task
     reader.not_ahead()
     reader.one_question()
+    reader.decided_next()
     reader.reasons()
     reader.standing_rule()
     reader.sweep(decisions=model is not None)
