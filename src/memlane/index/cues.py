@@ -3536,9 +3536,10 @@ class _Reader:
             if ni >= len(self.turns) or self.turns[ni].role != "user" or self.turns[ni].who == turn.who:
                 continue
             answer = self.turns[ni].sentences
-            if not answer or self.decided_in(ni) or not (
+            put_off = bool(answer) and _answer_puts_off(answer[0])  # ("Then we talk again.": read() decides it)
+            if not answer or (self.decided_in(ni) and not put_off) or not (
                     _NOT_DECIDED.match(answer[0]) or _TALK_AT.match(answer[0]) or _LOOKS_IN.match(answer[0])
-                    or _HOLDS_OPEN.match(answer[0])
+                    or _HOLDS_OPEN.match(answer[0]) or put_off
                     or self.maybe_then_check(answer)
                     or (_GUESS.search(answer[0]) and ni + 1 < len(self.turns) and self.turns[ni + 1].who == turn.who
                         and bool(self.turns[ni + 1].sentences) and _ILL_LOOK.match(self.turns[ni + 1].sentences[0]))
@@ -4038,6 +4039,25 @@ this up at the next benefits review", "Nothing to decide till we hear from Holli
 decision (session 39, dec39b). The put-off opens the sentence, after an agreement at most: not
 one that follows a choice ("Daniel till March, then we look again"), nor the speaker's own
 errand ("I'll pick it up at the shop on Saturday")."""
+_NOT_SAID = re.compile(
+    r"^(?:(?:ok(?:ay)?|hmm|well|honestly|no idea|dunno)[,.]?\s+)?"
+    r"(?!i\s)(?:(?:the\s+)?[\w']+(?:\s+[\w']+)?\s+(?:hasn'?t|haven'?t|has\s+not|have\s+not)\s+"
+    r"(?:said|decided|confirmed|answered|replied|got\s+back)\b)", re.IGNORECASE)
+"""A peer's answer that the one who would know has not said yet ("Are we shipping Arabic this
+year?" — "Marketing hasn't said."; "The venue hasn't confirmed"): the question stays open
+(session 40, :func:`_answer_puts_off`)."""
+
+
+def _answer_puts_off(first: str) -> bool:
+    """Whether a peer's answer, by its first sentence, leaves the question before it open: the
+    one who would know has not said (:data:`_NOT_SAID`), or the answer is a put-off said as what
+    we do (:data:`_PUT_OFF_SAID`: "What if the parish says no?" — "Then we talk again."; "And
+    who'd pay, him or us?" — "Let's all think about it before the 14th."), which puts off the
+    question itself (session 40; read by :meth:`_Reader.still_open`, which takes no answer that
+    decides)."""
+    return bool(_NOT_SAID.match(first) or _PUT_OFF_SAID.match(first))
+
+
 _TOLD_NOT_CHOSEN = re.compile(
     r"^(?:wait(?:\s*[,.!:\u2014-]|\s+(?:so|actually)\b|\s+for\s+(?:that|it|this|them)\s+(?:before|till|until)\b)|"
     r"my\s+[a-z-]+(?:'s\b|\s+(?:is|are|was|were|says?|said|has|had|thinks?|thought)\b)|"
