@@ -995,6 +995,13 @@ but let's argue that one with Priya when she's back"): no decision that answers 
 before it (:meth:`_Reader.decided_next`, session 40)."""
 
 
+_ANSWERED_BUT = re.compile(
+    r"^(?:(?:yes|yeah|yep|no|nope)[,.!]?\s+|(?:they|it|we|he|she|you)\s+(?:do|does|did|can|could|will|would|are|is|was|were)"
+    r"(?:n'?t)?,\s+)but\b.*\b(?:don'?t\s+know|no\s+idea|not\s+sure|unsure)\b", re.IGNORECASE)
+"""An answer that says yes or no and goes on to what it does not know ("They do, but I don't know
+what it costs per user."; :meth:`_Reader.answered_then_unknown`, session 40)."""
+
+
 def _asks_whole(question: str) -> bool:
     """Whether a question opens on a question word, an auxiliary, "if" or "whether" (after a
     lead such as "hmm,"): a whole question, not a fragment ("Bledington Trunkles?")."""
@@ -2594,6 +2601,24 @@ class _Reader:
                 if asked & decided.get(k, set()):
                     self.put(where, "open_questions", "")
                     break
+
+    def answered_then_unknown(self) -> None:
+        """A question a peer's next turn answers yes or no in its first words and then says it
+        does not know something else in the same sentence ("Could
+        members use their phones instead?" — "They do, but I don't know what it costs per
+        user."): the question was answered, what is open is what the answer does not know
+        (:meth:`doubt_to_check` writes that) (session 40). Read after :meth:`screen`, on what
+        the conversation keeps."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "open_questions" or not self.text[where].endswith("?"):
+                continue
+            ti = where[0]
+            ni = ti + 1
+            if ni >= len(self.turns) or self.turns[ni].role != "user" or self.turns[ni].who == self.turns[ti].who:
+                continue
+            first = self.turns[ni].sentences[0] if self.turns[ni].sentences else ""
+            if _ANSWERED_BUT.match(first):
+                self.put(where, "open_questions", "")
 
     def reasons(self) -> None:
         """A participant's statement of a reason (:data:`_REASON_SAID`) said in a turn that
@@ -4664,6 +4689,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.not_ahead()
     reader.one_question()
     reader.decided_next()
+    reader.answered_then_unknown()
     reader.reasons()
     reader.standing_rule()
     reader.sweep(decisions=model is not None)
