@@ -987,6 +987,21 @@ dark mode?"): before a whole question in the same turn, it says what that one as
 (session 37, :meth:`_Reader.one_question`)."""
 
 
+_DEFERS_CHOICE = re.compile(
+    r"\b(?:table|park|shelve|leave|revisit|argue|sleep on|hold off|wait|for now|for the moment|not yet|later|(?:i|we) (?:don'?t|do not) know|no idea|not sure|i'?ll (?:ask|check|find out)|when (?:he|she|they|we|you)(?:'s|'re| is| are) back)\b|"
+    + _PUT_OFF.pattern + "|" + _PUT_OFF_LATER.pattern + "|" + _DECIDE_LATER.pattern, re.IGNORECASE)
+"""A turn putting off or only leaning on a choice ("Let's table it for now", "by role I think,
+but let's argue that one with Priya when she's back"): no decision that answers the question
+before it (:meth:`_Reader.decided_next`, session 40)."""
+
+
+_ANSWERED_BUT = re.compile(
+    r"^(?:(?:yes|yeah|yep|no|nope)[,.!]?\s+|(?:they|it|we|he|she|you)\s+(?:do|does|did|can|could|will|would|are|is|was|were)"
+    r"(?:n'?t)?,\s+)but\b.*\b(?:don'?t\s+know|no\s+idea|not\s+sure|unsure)\b", re.IGNORECASE)
+"""An answer that says yes or no and goes on to what it does not know ("They do, but I don't know
+what it costs per user."; :meth:`_Reader.answered_then_unknown`, session 40)."""
+
+
 def _asks_whole(question: str) -> bool:
     """Whether a question opens on a question word, an auxiliary, "if" or "whether" (after a
     lead such as "hmm,"): a whole question, not a fragment ("Bledington Trunkles?")."""
@@ -2579,6 +2594,50 @@ class _Reader:
             self.put(nxt, "open_questions", "")
             self.put(where, "open_questions", f"{first.rstrip(' ?')}, {second}")
 
+    def decided_next(self) -> None:
+        """A question left open that a participant's decision in one of the next two turns
+        answers, the decision sharing a content word with it, is no longer open ("Also, do we
+        charge them rent?" — "Let's not charge rent for the first year."; "Is one IKEA plug in
+        the hallway enough for the garage?" — … — "I'll go with two of the Tretakt plugs then")
+        (session 40). :meth:`decided_after` does this for a choice said to be ahead, and
+        :meth:`read` for a statement decided in the next turn; a question was left to them.
+        Read after :meth:`screen` and the sentence model, on every decision placed; :meth:`read`,
+        which the model's training reads, is unchanged."""
+        decided: dict[int, set[str]] = {}
+        for w, f in self.cues.placed.items():
+            if f == "decisions" and self.turns[w[0]].role == "user":
+                decided.setdefault(w[0], set()).update(_stems(self.turns[w[0]].sentences[w[1]]))
+        if not decided:
+            return
+        for where, name in list(self.cues.placed.items()):
+            if name != "open_questions" or not self.text[where].endswith("?"):
+                continue
+            asked = _stems(self.turns[where[0]].sentences[where[1]]) - _WH_WORDS
+            for k in range(where[0] + 1, min(where[0] + 3, len(self.turns))):
+                if any(_DEFERS_CHOICE.search(x) for x in self.turns[k].sentences):
+                    break  # "Let's table it for now", "by role I think, but let's argue that one…"
+                if asked & decided.get(k, set()):
+                    self.put(where, "open_questions", "")
+                    break
+
+    def answered_then_unknown(self) -> None:
+        """A question a peer's next turn answers yes or no in its first words and then says it
+        does not know something else in the same sentence ("Could
+        members use their phones instead?" — "They do, but I don't know what it costs per
+        user."): the question was answered, what is open is what the answer does not know
+        (:meth:`doubt_to_check` writes that) (session 40). Read after :meth:`screen`, on what
+        the conversation keeps."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "open_questions" or not self.text[where].endswith("?"):
+                continue
+            ti = where[0]
+            ni = ti + 1
+            if ni >= len(self.turns) or self.turns[ni].role != "user" or self.turns[ni].who == self.turns[ti].who:
+                continue
+            first = self.turns[ni].sentences[0] if self.turns[ni].sentences else ""
+            if _ANSWERED_BUT.match(first):
+                self.put(where, "open_questions", "")
+
     def reasons(self) -> None:
         """A participant's statement of a reason (:data:`_REASON_SAID`) said in a turn that
         settles something, or up to two turns before or after it, that no field took is the
@@ -3613,9 +3672,10 @@ class _Reader:
             if ni >= len(self.turns) or self.turns[ni].role != "user" or self.turns[ni].who == turn.who:
                 continue
             answer = self.turns[ni].sentences
-            if not answer or self.decided_in(ni) or not (
+            put_off = bool(answer) and _answer_puts_off(answer[0])  # ("Then we talk again.": read() decides it)
+            if not answer or (self.decided_in(ni) and not put_off) or not (
                     _NOT_DECIDED.match(answer[0]) or _TALK_AT.match(answer[0]) or _LOOKS_IN.match(answer[0])
-                    or _HOLDS_OPEN.match(answer[0])
+                    or _HOLDS_OPEN.match(answer[0]) or put_off
                     or self.maybe_then_check(answer)
                     or (_GUESS.search(answer[0]) and ni + 1 < len(self.turns) and self.turns[ni + 1].who == turn.who
                         and bool(self.turns[ni + 1].sentences) and _ILL_LOOK.match(self.turns[ni + 1].sentences[0]))
@@ -4115,6 +4175,25 @@ this up at the next benefits review", "Nothing to decide till we hear from Holli
 decision (session 39, dec39b). The put-off opens the sentence, after an agreement at most: not
 one that follows a choice ("Daniel till March, then we look again"), nor the speaker's own
 errand ("I'll pick it up at the shop on Saturday")."""
+_NOT_SAID = re.compile(
+    r"^(?:(?:ok(?:ay)?|hmm|well|honestly|no idea|dunno)[,.]?\s+)?"
+    r"(?!i\s)(?:(?:the\s+)?[\w']+(?:\s+[\w']+)?\s+(?:hasn'?t|haven'?t|has\s+not|have\s+not)\s+"
+    r"(?:said|decided|confirmed|answered|replied|got\s+back)\b)", re.IGNORECASE)
+"""A peer's answer that the one who would know has not said yet ("Are we shipping Arabic this
+year?" — "Marketing hasn't said."; "The venue hasn't confirmed"): the question stays open
+(session 40, :func:`_answer_puts_off`)."""
+
+
+def _answer_puts_off(first: str) -> bool:
+    """Whether a peer's answer, by its first sentence, leaves the question before it open: the
+    one who would know has not said (:data:`_NOT_SAID`), or the answer is a put-off said as what
+    we do (:data:`_PUT_OFF_SAID`: "What if the parish says no?" — "Then we talk again."; "And
+    who'd pay, him or us?" — "Let's all think about it before the 14th."), which puts off the
+    question itself (session 40; read by :meth:`_Reader.still_open`, which takes no answer that
+    decides)."""
+    return bool(_NOT_SAID.match(first) or _PUT_OFF_SAID.match(first))
+
+
 _TOLD_NOT_CHOSEN = re.compile(
     r"^(?:wait(?:\s*[,.!:\u2014-]|\s+(?:so|actually)\b|\s+for\s+(?:that|it|this|them)\s+(?:before|till|until)\b)|"
     r"my\s+[a-z-]+(?:'s\b|\s+(?:is|are|was|were|says?|said|has|had|thinks?|thought)\b)|"
@@ -4725,6 +4804,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.let_me_check()  # after the screen, which takes out "Let me think about that one, …" as no task
     reader.not_ahead()
     reader.one_question()
+    reader.decided_next()
+    reader.answered_then_unknown()
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()
