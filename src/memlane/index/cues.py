@@ -1116,10 +1116,26 @@ translator you choose"), it is someone else's call ("it's a call for your securi
 call"), the assistant is not certain or cannot check ("For online sales I'm not certain of the
 rule"), or it sends the user to ask ("Ask Sheffield when you register", "Worth checking before they
 fill up too") (session 39, :meth:`_Reader.hedge_left`)."""
-_FOLLOWS_UP = re.compile(
-    r"^(?:(?:ok(?:ay)?|hmm|right|yeah|fine|true|sure|not sure)[,.]?\s+)*(?:"
-    r"i'?ll\s+(?:raise|ask|check|look|think|see|find out)\b|(?:will|i'?ll)\s+(?:look|check|ask|do)\b|"
-    r"let me (?:ask|check|think)\b|i need to (?:ask|check|talk)\b)", re.IGNORECASE)
+_GOING_LEAD = (r"(?:(?:ok(?:ay)?|hmm|right|yeah|yes|fine|true|sure|good|well|then|so|but|thanks|cheers|not sure|"
+        r"no idea)[,.!]?\s+)*")
+"""The acknowledgements a participant's going-to-find-out may open with ("ok, ", "hmm, not sure, ",
+"thanks! ") (session 40)."""
+_GOING_WHO = r"(?:i'?ll|i will|will|let me)"
+"""Who goes to find out: "I'll", "I will", "will" ("will do"), "let me" (session 40)."""
+
+
+def _goes_to(verbs: str, then: str = r"\b", *, who: str = _GOING_WHO, lead: str = "^" + _GOING_LEAD,
+             group: str | None = None) -> re.Pattern[str]:
+    """A participant going to find out, in one shape: ``lead`` (the acknowledgements the sentence
+    opens with), ``who`` (:data:`_GOING_WHO`), one of ``verbs`` ("check|ask|find out") and ``then``;
+    ``group`` names the verb and what follows. :data:`_FOLLOWS_UP`, :data:`_GOES_TO_CHECK`,
+    :data:`_ILL_LOOK`, :data:`_ON_IT` and :data:`_LET_ME_CHECK` differ only in their verbs and what
+    follows (session 40, five near-twin patterns made one)."""
+    step = f"(?:{verbs}){then}"
+    return re.compile(f"{lead}{who}\\s+" + (f"(?P<{group}>{step})" if group else step), re.IGNORECASE)
+
+
+_FOLLOWS_UP = _goes_to("raise|ask|check|look|think|see|find out|do|talk", who=r"(?:i'?ll|i will|will|let me|i need to)")
 """The user's next words going to find out, or taking the advice to ("I'll raise that with Hana in
 security on Monday", "will do", "I'll check them after lunch", "not sure, will look tomorrow")
 (session 39, :meth:`_Reader.hedge_left`)."""
@@ -1129,14 +1145,11 @@ _MAYBE_THEN = re.compile(
 """A peer's answer that is a maybe alone ("so the £412 could be wrong?" — "could be. i'll send
 octopus a photo of the meter"; "who's looking at it, Felicity at Wessex?" — "if she has time. i'll
 photograph the sherds tonight and send them to her") (session 39, :meth:`_Reader.maybe_then_check`)."""
-_GOES_TO_CHECK = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|but)[,.]?\s+)?(?:i'?ll|i will|let me)\s+(?:check|ask|ring|call|phone|email|e-mail|"
-    r"message|text|send|look|find out|chase|photograph|dig)\b", re.IGNORECASE)
+_GOES_TO_CHECK = _goes_to("check|ask|ring|call|phone|email|e-mail|message|text|send|look|find out|chase|photograph|dig")
 """The words after a maybe that go to find out (session 39, :meth:`_Reader.maybe_then_check`)."""
 _GUESS = re.compile(r"\bi (?:think|reckon|believe)\b|\bi'?d guess\b", re.IGNORECASE)
 """A guess in a peer's answer ("Ends in June I think, the contract's in the blue folder")."""
-_ILL_LOOK = re.compile(r"^(?:(?:ok(?:ay)?|right|thanks|cheers)[,.!]?\s+)?(?:i'?ll|let me|will)\s+(?:check|look|find out)\b",
-                       re.IGNORECASE)
+_ILL_LOOK = _goes_to("check|look|find out")
 """The asker's next words after a guessed answer going to look themselves ("Are we still on the
 fixed tariff with Corona Energy?" — "Ends in June I think, …" — "I'll look tonight") (session 39,
 :meth:`_Reader.still_open`)."""
@@ -4258,9 +4271,8 @@ _EACH_ASKED = re.compile(r"\b(?:i'?ll|i will)\s+[a-z]+\s+(?:both|either|each)(?:
                          r"(?:\s+(?:today|tonight|tomorrow|first|this\s+\w+))?[.!]?$", re.IGNORECASE)
 """A step on the options just asked about, named only as "both" ("Do we order more from Rockcity or
 borrow the Leeds wall's?" — "I'll price both") (session 37)."""
-_ON_IT = re.compile(r"\b(?:i'?ll|i will)\s+(?:look into|look at|check|find out about|follow up on|chase|sort)\s+"
-                    r"(?:it|that|this)(?:\s+(?:today|tonight|now|tomorrow|first|later|this\s+\w+))?[.!]?$",
-                    re.IGNORECASE)
+_ON_IT = _goes_to("look into|look at|check|find out about|follow up on|chase|sort",
+                 r"\s+(?:it|that|this)(?:\s+(?:today|tonight|now|tomorrow|first|later|this\s+\w+))?[.!]?$", lead=r"\b")
 """A step naming what it looks into only as "it" or "that" ("I'll look into it", "I'll check that
 tomorrow"): it says what only with the question it answers (session 39)."""
 _NOT_KNOWN = re.compile(r"(?:(?:good question|no idea|not sure(?: yet)?|dunno|no clue|not a clue|"
@@ -4544,10 +4556,8 @@ though?") or a call for someone to ("can someone finally bleed the radiators", "
 book the wheelchair assistance with Qatar though"): the verb and what it does (session 39)."""
 
 
-_LET_ME_CHECK = re.compile(
-    r"^(?:(?:ok(?:ay)?|right|fine|hmm|well|sure|yes|yeah|good|then|so|not sure|no idea)[,.!]?\s+)*"
-    r"(?:let me think about (?:it|that|this)(?: one)?(?:,|\s+and)\s+(?:i'?ll\s+|let me\s+)|let me\s+)"
-    r"(?P<step>(?:check with|ask|talk to|speak to|have a word with|run it by)\s+\S.*)$", re.IGNORECASE)
+_LET_ME_CHECK = _goes_to("check with|ask|talk to|speak to|have a word with|run it by", r"\s+\S.*$", group="step",
+                         who=r"(?:let me think about (?:it|that|this)(?: one)?(?:,|\s+and)\s+(?:i'?ll|let me)|let me)")
 """A participant's "let me check with / ask / talk to …" (also after "Let me think about that one,
 I'll …"): a step, which puts the question off (session 39)."""
 
