@@ -1919,11 +1919,13 @@ class _Reader:
         what: written with the question it answers (the nearest earlier sentence of the turn,
         or the last of the turn before, when it asks) (session 20)."""
         on_it = _ON_IT.search(step)
-        if not (_ASK_WHOM.search(step) or _EACH_ASKED.search(step) or on_it):
+        if not (_ASK_WHOM.search(step) or _EACH_ASKED.search(step) or on_it or _THEM_ASKED.search(step)):
             return step
         sents = self.turns[ti].sentences
         asked = next((x for x in reversed(sents[:si]) if x.endswith("?")), None)
         lead = bool(sents[:si]) and all(map(_NOT_KNOWN.fullmatch, sents[:si])) or bool(_NOT_KNOWN.match(step))
+        if not lead and si and _THEM_ASKED.search(step) and _NOT_KNOWN.fullmatch(sents[0]):
+            lead = not any(x.endswith("?") for x in sents[:si])  # ("Don't know. The policy wording says … I'll email them", session 40)
         if asked is None and ti and (si == 0 or lead) and self.turns[ti - 1].who != self.turns[ti].who:
             # after not knowing, also past a remark after the question ("Does Okafor want a printed
             # copy? Some externals still want paper" — "No idea, I'll ask her"; "Not sure yet. I'll
@@ -4276,7 +4278,7 @@ _ON_IT = _goes_to("look into|look at|check|find out about|follow up on|chase|sor
 """A step naming what it looks into only as "it" or "that" ("I'll look into it", "I'll check that
 tomorrow"): it says what only with the question it answers (session 39)."""
 _NOT_KNOWN = re.compile(r"(?:(?:good question|no idea|not sure(?: yet)?|dunno|no clue|not a clue|"
-                        r"i don'?t know|i'?m not sure)[,.!]?\s*)+", re.IGNORECASE)
+                        r"(?:i )?don'?t know|i'?m not sure)[,.!]?\s*)+", re.IGNORECASE)
 """A lead that answers a question with not knowing ("Not sure yet.", "Good question, I don't know.")."""
 _ASK_WHOM = re.compile(r"\b(?:i'?ll|i will|ill)\s+(?:ask|check with|email|ring|call|text|ping|message)\s+"
                        r"(?!(?:about|if|whether|for|to|what|who|when|where|how|why)\b)\S+(?:\s+(?!(?:about|if|whether|for|"
@@ -4285,6 +4287,13 @@ _ASK_WHOM = re.compile(r"\b(?:i'?ll|i will|ill)\s+(?:ask|check with|email|ring|c
                        re.IGNORECASE)
 """A step that names whom to ask and not what ("I'll ask Fergus.", "I'll check with Rosa.",
 "Ill ask Dario on monday.")."""
+_THEM_ASKED = re.compile(r"\b(?:i'?ll|i will)\s+(?:ask|check with|email|e-mail|ring|call|phone|text|ping|message|contact|"
+                         r"write to|reply to|speak to|talk to)\s+them"
+                         r"(?:\s+(?:today|tonight|now|tomorrow|first|later|again|on\s+\w+|this\s+\w+))?(?:[.!]?$|,\s)",
+                         re.IGNORECASE)
+"""A step that reaches "them" and says no more, or only an aside after a comma ("I'll email them,
+membership number AGB-77120", "I'll write to them tomorrow"): whom it reaches, and what, only the
+question it answers says (session 40, :meth:`_Reader.about`)."""
 _STEP_ASIDE = re.compile(
     r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|last|\d+)\s"
     r"|(?:might|may|could)\s+(?:just\s+|well\s+|only\s+)?be\b"

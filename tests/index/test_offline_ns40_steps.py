@@ -1,0 +1,67 @@
+"""Session 40's next-step work, both ways the offline backend runs (docs/summary-eval.md,
+"Session 40: next steps (ns40)"): a step that reaches only "them" is written with the question
+it answers; and the five "find out" patterns, made one shape, still read what they read."""
+
+import pytest
+
+from memlane.bench.summaries.run import scored_steps
+from memlane.index import cues
+from memlane.testing import offline_summary
+
+WAYS = [None, "shipped"]
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", [
+    "I'll email them, membership number AGB-77120",
+    "I'll write to them tomorrow",
+    "I'll ring them on Monday.",
+    "I'll contact them",
+])
+def test_reaching_them_is_written_with_the_question_it_answers(model, said):
+    summary, _ = offline_summary(
+        "Ana: Does the Scout Association insurance still cover the climbing wall?",
+        f"Tom: {said}", model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith("Tom: ") and s.endswith("— Does the Scout Association insurance still cover the climbing wall?")
+               for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_reaching_them_past_not_knowing_and_a_remark_in_the_same_turn(model):
+    summary, _ = offline_summary(
+        "Ana: Does the Scout Association insurance still cover the climbing wall?",
+        "Tom: Don't know. The policy says 'supervised activities', whatever that means. I'll email them",
+        model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith("Tom: I'll email them") and s.endswith("cover the climbing wall?") for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize(("first", "said"), [
+    ("Ana: The Scout Association sent the renewal pack this morning.", "Tom: I'll ring them tomorrow"),
+    ("Ana: Does the Scout Association insurance still cover the climbing wall?",
+     "Tom: I'll ask them about the harness checks and the instructor rota"),
+])
+def test_reaching_them_with_what_or_after_no_question_is_written_as_said(model, first, said):
+    summary, _ = offline_summary(first, said, model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith("Tom: ") for s in steps) and not any("—" in s for s in steps), steps
+
+
+@pytest.mark.parametrize(("pattern", "text", "found"), [
+    ("_FOLLOWS_UP", "Not sure, will look tomorrow", True),
+    ("_FOLLOWS_UP", "ok. I need to talk to Hana", True),
+    ("_FOLLOWS_UP", "We went with the red one", False),
+    ("_GOES_TO_CHECK", "i'll send octopus a photo of the meter", True),
+    ("_GOES_TO_CHECK", "but I will ring them", True),
+    ("_GOES_TO_CHECK", "i'll sleep on it", False),
+    ("_ILL_LOOK", "Thanks! I'll look tonight", True),
+    ("_ILL_LOOK", "I'll be looking at flats", False),
+    ("_ON_IT", "Fine, I'll look into it tomorrow.", True),
+    ("_ON_IT", "I'll look into the invoices", False),
+    ("_LET_ME_CHECK", "Let me think about that one, I'll talk to Sophie first", True),
+    ("_LET_ME_CHECK", "let me ask", False),
+])
+def test_the_find_out_patterns_in_one_shape(pattern, text, found):
+    assert bool(getattr(cues, pattern).search(text)) is found
