@@ -65,3 +65,24 @@ def test_reaching_them_with_what_or_after_no_question_is_written_as_said(model, 
 ])
 def test_the_find_out_patterns_in_one_shape(pattern, text, found):
     assert bool(getattr(cues, pattern).search(text)) is found
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", ["I'll look tonight", "I'll check tomorrow", "I'll have a look this evening"])
+def test_looking_after_a_guessed_answer_is_written_with_the_question(model, said):
+    summary, _ = offline_summary(
+        "Lotte: Are we still on the fixed tariff with Corona Energy?",
+        "Mick: Ends in June I think, the contract's in the blue folder",
+        f"Lotte: {said}", model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith("Lotte: I'll ") and s.endswith("— Are we still on the fixed tariff with Corona Energy?")
+               for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_looking_after_a_statement_is_written_as_said(model):
+    summary, _ = offline_summary(
+        "Mick: The contract with Corona Energy is in the blue folder.",
+        "Lotte: I'll look tonight", model=model)
+    steps = scored_steps(summary)
+    assert not any("—" in s for s in steps), steps

@@ -1918,7 +1918,7 @@ class _Reader:
         """"I'll ask Fergus." answering "Is the rescue boat crew free on the 14th?" says whom, not
         what: written with the question it answers (the nearest earlier sentence of the turn,
         or the last of the turn before, when it asks) (session 20)."""
-        on_it = _ON_IT.search(step)
+        on_it = _ON_IT.search(step) or _LOOKS_BARE.search(step)
         if not (_ASK_WHOM.search(step) or _EACH_ASKED.search(step) or on_it or _THEM_ASKED.search(step)):
             return step
         sents = self.turns[ti].sentences
@@ -1937,7 +1937,8 @@ class _Reader:
             # Heritage Fund would match anything?" — "No idea. Their next round closes in
             # January" — "I'll look into it", session 39)
             between = self.turns[ti - 1].sentences
-            if between and _NOT_KNOWN.match(between[0]) and not any(x.endswith("?") for x in between):
+            if between and (_NOT_KNOWN.match(between[0]) or _GUESS.search(between[0])) \
+                    and not any(x.endswith("?") for x in between):  # (or a guess: "Ends in June I think, …", session 40)
                 asked = next((x for x in reversed(self.turns[ti - 2].sentences) if x.endswith("?")), None)
         return f"{step.rstrip('.!')} — {asked}" if asked and len(_content(asked)) >= 2 else step  # (not "Six?")
 
@@ -4277,6 +4278,10 @@ _ON_IT = _goes_to("look into|look at|check|find out about|follow up on|chase|sor
                  r"\s+(?:it|that|this)(?:\s+(?:today|tonight|now|tomorrow|first|later|this\s+\w+))?[.!]?$", lead=r"\b")
 """A step naming what it looks into only as "it" or "that" ("I'll look into it", "I'll check that
 tomorrow"): it says what only with the question it answers (session 39)."""
+_LOOKS_BARE = _goes_to("look|check|have a look",
+                      r"(?:\s+(?:today|tonight|now|tomorrow|first|later|this\s+\w+))?[.!]?$", lead=r"\b", who=r"(?:i'?ll|i will)")
+"""A step that looks and names nothing ("I'll look tonight", "I'll check tomorrow"): like
+:data:`_ON_IT`, it says what only with the question it answers (session 40)."""
 _NOT_KNOWN = re.compile(r"(?:(?:good question|no idea|not sure(?: yet)?|dunno|no clue|not a clue|"
                         r"(?:i )?don'?t know|i'?m not sure)[,.!]?\s*)+", re.IGNORECASE)
 """A lead that answers a question with not knowing ("Not sure yet.", "Good question, I don't know.")."""
