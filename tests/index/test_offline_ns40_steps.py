@@ -86,3 +86,39 @@ def test_looking_after_a_statement_is_written_as_said(model):
         "Lotte: I'll look tonight", model=model)
     steps = scored_steps(summary)
     assert not any("—" in s for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize(("said", "step"), [
+    ("And we need to settle the entry fee at the next meeting.", "Settle the entry fee at the next meeting."),
+    ("the party's 22 June so we need to order the books by the end of May", "Order the books by the end of May."),
+    ("We have to send the programme to the printer by the 30th.", "Send the programme to the printer by the 30th."),
+])
+def test_what_we_have_to_do_by_a_time_is_a_step_of_no_one(model, said, step):
+    summary, _ = offline_summary(
+        "Marta: The route for the spring sportive is nearly final, Koen rode it on Sunday.",
+        f"Lena: {said}", model=model)
+    assert step in scored_steps(summary), scored_steps(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("turns", [
+    ("Marta: We need to pick the printer for the programme by Friday.", "Lena: Inkwell did last year's."),
+    ("Marta: The route is nearly final.", "Lena: Do we need to settle the entry fee by the next meeting?"),
+    ("Marta: The route is nearly final.", "Lena: We need to know by Friday for the marshals."),
+    ("Marta: The route is nearly final.", "Lena: We need to settle the entry fee."),
+])
+def test_what_we_have_to_do_when_it_opens_asks_or_has_no_time_is_no_such_step(model, turns):
+    summary, _ = offline_summary(*turns, model=model)
+    steps = scored_steps(summary)
+    assert not any(s in ("Pick the printer for the programme by Friday.", "Settle the entry fee by the next meeting.",
+                         "Know by Friday for the marshals.", "Settle the entry fee.") for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_what_we_have_to_do_is_not_read_with_an_assistant(model):
+    summary, _ = offline_summary(
+        "user: The route for the spring sportive is nearly final.",
+        "assistant: Good. What is left?",
+        "user: And we need to settle the entry fee at the next meeting.", model=model)
+    assert "Settle the entry fee at the next meeting." not in scored_steps(summary), scored_steps(summary)

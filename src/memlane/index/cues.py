@@ -3868,6 +3868,26 @@ class _Reader:
                         step = f"{step} — {asked}"
                 self.put((ti, si), "action_items", _owned(turn.who, _stop(step)))
 
+    def we_have_to(self) -> None:
+        """Among people, "we have to / we need to <do> … by <when>" no rule placed, said after the
+        opening turn and asking nothing ("We have to send the programme to the printer by the
+        30th.", "the party's 22 June so we need to order by the end of May"): a step of the whole
+        group, so of no one, from its verb ("Send the programme to the printer by the 30th.")
+        (session 40). After :meth:`read`, as :meth:`sent_on`."""
+        if self.assisted:
+            return
+        for ti, turn in enumerate(self.turns):
+            if ti == 0:
+                continue
+            for si, s in enumerate(turn.sentences):
+                if "we " not in s.lower() or s.endswith("?") or (ti, si) in self.cues.placed:
+                    continue
+                found = _WE_HAVE_TO.search(s)
+                if found is None:
+                    continue
+                what = found.group("what").strip()
+                self.put((ti, si), "next_steps", _stop(what[:1].upper() + what[1:]))
+
     def who_does_it(self) -> None:
         """Among people, "I'll do it / that …" answering another speaker's question of who does
         a thing ("Who's skirting the fleeces on the day?", "who keeps the clock though?") or
@@ -4570,6 +4590,15 @@ though?") or a call for someone to ("can someone finally bleed the radiators", "
 book the wheelchair assistance with Qatar though"): the verb and what it does (session 39)."""
 
 
+_WE_HAVE_TO = re.compile(
+    r"(?:^|,\s+|\bso\s+)(?:(?:and|so|but|ok(?:ay)?|right)[,]?\s+)?we(?:'ll| will)?\s+(?:need|have|must|'ve got|got)\s+to\s+"
+    r"(?P<what>(?!(?:be|know|decide|think|wait|see|hear|have)\b)[a-z]+\b[^,.;!?]*?"
+    r"\b(?:by|before|tonight|tomorrow|this week|next week|at the next)\b[^,.;!?]*)", re.IGNORECASE)
+"""The group's own step with its time ("We have to send the programme to the printer by the
+30th", "we need to settle the entry fee at the next meeting"): ``what`` is done (session 40,
+:meth:`_Reader.we_have_to`)."""
+
+
 _LET_ME_CHECK = _goes_to("check with|ask|talk to|speak to|have a word with|run it by", r"\s+\S.*$", group="step",
                          who=r"(?:let me think about (?:it|that|this)(?: one)?(?:,|\s+and)\s+(?:i'?ll|let me)|let me)")
 """A participant's "let me check with / ask / talk to …" (also after "Let me think about that one,
@@ -4619,6 +4648,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.planned_ing()
         reader.check_what()
         reader.who_does_it()
+        reader.we_have_to()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     if model is None or getattr(model, "mode", "add") != "alone":
