@@ -122,3 +122,26 @@ def test_what_we_have_to_do_is_not_read_with_an_assistant(model):
         "assistant: Good. What is left?",
         "user: And we need to settle the entry fee at the next meeting.", model=model)
     assert "Settle the entry fee at the next meeting." not in scored_steps(summary), scored_steps(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", ["I'll check the plan", "I'll look at the plan tonight", "I'll check our plan."])
+def test_checking_the_thing_the_asking_turn_names_is_written_with_its_question(model, said):
+    summary, _ = offline_summary(
+        "Owen: Should we add auto-assign round robin for the team? Not sure it's on our GitHub plan",
+        f"Rui: {said}", model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith("Rui: I'll ") and s.endswith("— Should we add auto-assign round robin for the team?")
+               for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("first", [
+    "Owen: Should we add auto-assign round robin for the team? Not sure it's on our GitHub plan",
+    "Owen: The GitHub plan renews in March, not sure it has auto-assign.",
+])
+def test_checking_a_thing_the_turn_before_does_not_ask_about_is_written_as_said(model, first):
+    summary, _ = offline_summary(first, "Rui: I'll check the invoice" if "?" in first else "Rui: I'll check the plan",
+                                 model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith("Rui: I'll check the ") for s in steps) and not any("—" in s for s in steps), steps

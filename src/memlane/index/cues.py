@@ -1920,7 +1920,7 @@ class _Reader:
         or the last of the turn before, when it asks) (session 20)."""
         on_it = _ON_IT.search(step) or _LOOKS_BARE.search(step)
         if not (_ASK_WHOM.search(step) or _EACH_ASKED.search(step) or on_it or _THEM_ASKED.search(step)):
-            return step
+            return self.checks_the(ti, si, step)
         sents = self.turns[ti].sentences
         asked = next((x for x in reversed(sents[:si]) if x.endswith("?")), None)
         lead = bool(sents[:si]) and all(map(_NOT_KNOWN.fullmatch, sents[:si])) or bool(_NOT_KNOWN.match(step))
@@ -1941,6 +1941,21 @@ class _Reader:
                     and not any(x.endswith("?") for x in between):  # (or a guess: "Ends in June I think, …", session 40)
                 asked = next((x for x in reversed(self.turns[ti - 2].sentences) if x.endswith("?")), None)
         return f"{step.rstrip('.!')} — {asked}" if asked and len(_content(asked)) >= 2 else step  # (not "Six?")
+
+    def checks_the(self, ti: int, si: int, step: str) -> str:
+        """"I'll check the plan" opening the answer to a turn that asks and names the plan ("Should we
+        also add auto-assign round robin for the team? Not sure it's on our GitHub plan") says
+        what is checked only there: written with that question, as :meth:`about` writes "I'll ask
+        Fergus" (session 40). Left as said when the turn before names no such thing or asks nothing."""
+        found = _CHECK_THE.search(step)
+        if found is None or si or not ti or self.turns[ti - 1].who == self.turns[ti].who:
+            return step
+        before = self.turns[ti - 1].sentences[-2:]
+        noun = re.compile(rf"\b{re.escape(found.group('noun'))}\b", re.IGNORECASE)
+        asked = next((x for x in reversed(before) if x.endswith("?")), None)
+        if asked is None or len(_content(asked)) < 2 or not any(noun.search(x) for x in before):
+            return step
+        return f"{step.rstrip('.!')} — {asked}"
 
     def reached(self, ti: int, si: int, step: str) -> str:
         """A step that reaches someone said as "him" or "her" ("I'll message him") written with
@@ -4302,6 +4317,11 @@ _LOOKS_BARE = _goes_to("look|check|have a look",
                       r"(?:\s+(?:today|tonight|now|tomorrow|first|later|this\s+\w+))?[.!]?$", lead=r"\b", who=r"(?:i'?ll|i will)")
 """A step that looks and names nothing ("I'll look tonight", "I'll check tomorrow"): like
 :data:`_ON_IT`, it says what only with the question it answers (session 40)."""
+_CHECK_THE = re.compile(r"\b(?:i'?ll|i will)\s+(?:check|look at|look up|go through)\s+(?:the|our|their)\s+"
+                        r"(?P<noun>[a-z][\w-]*)(?:\s+(?:today|tonight|now|tomorrow|first|later|this\s+\w+))?[.!]?$",
+                        re.IGNORECASE)
+"""A step that checks a thing named by one word ("I'll check the plan", "I'll look at the contract
+tonight"): what about it, only the turn before may say (session 40, :meth:`_Reader.checks_the`)."""
 _NOT_KNOWN = re.compile(r"(?:(?:good question|no idea|not sure(?: yet)?|dunno|no clue|not a clue|"
                         r"(?:i )?don'?t know|i'?m not sure)[,.!]?\s*)+", re.IGNORECASE)
 """A lead that answers a question with not knowing ("Not sure yet.", "Good question, I don't know.")."""
