@@ -145,3 +145,29 @@ def test_checking_a_thing_the_turn_before_does_not_ask_about_is_written_as_said(
                                  model=model)
     steps = scored_steps(summary)
     assert any(s.startswith("Rui: I'll check the ") for s in steps) and not any("—" in s for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize(("unknown", "ask", "step"), [
+    ("I don't know what it costs per user.", "I'll ask our installer, SecureDoor",
+     "Nell: I'll ask our installer, SecureDoor what it costs per user"),
+    ("No idea if his Admiral policy covers learners.", "I'll ask him tonight",
+     "Nell: I'll ask him tonight if his Admiral policy covers learners"),
+    ("Not sure whether the exams officer would accept that.", "I'll ask Mrs Quinn",
+     "Nell: I'll ask Mrs Quinn whether the exams officer would accept that"),
+])
+def test_asking_whom_after_not_knowing_what_asks_what_is_not_known(model, unknown, ask, step):
+    summary, _ = offline_summary(
+        "Jakub: Could members use their phones instead? Paxton do a mobile credential thing",
+        f"Nell: They might. {unknown} {ask}", model=model)
+    assert step in scored_steps(summary), scored_steps(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_asking_whom_before_not_knowing_is_written_as_said(model):
+    summary, _ = offline_summary(
+        "Jakub: Paxton do a mobile credential thing.",
+        "Nell: I'll ask our installer, SecureDoor. Not sure what it costs per user.", model=model)
+    steps = scored_steps(summary)
+    assert any(s.startswith("Nell: I'll ask our installer") for s in steps), steps
+    assert not any(s.startswith("Nell: I'll ask") and "costs" in s for s in steps), steps

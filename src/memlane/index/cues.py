@@ -1922,6 +1922,10 @@ class _Reader:
         if not (_ASK_WHOM.search(step) or _EACH_ASKED.search(step) or on_it or _THEM_ASKED.search(step)):
             return self.checks_the(ti, si, step)
         sents = self.turns[ti].sentences
+        unknown = _UNKNOWN_WH.search(sents[si - 1]) if si and not on_it else None
+        if unknown and not sents[si - 1].endswith("?"):  # ("I don't know what it costs per user. I'll ask our
+            # installer, SecureDoor": what is asked, session 40)
+            return f"{step.rstrip('.!')} {unknown.group('wh').rstrip(' .!')}"
         asked = next((x for x in reversed(sents[:si]) if x.endswith("?")), None)
         lead = bool(sents[:si]) and all(map(_NOT_KNOWN.fullmatch, sents[:si])) or bool(_NOT_KNOWN.match(step))
         if not lead and si and _THEM_ASKED.search(step) and _NOT_KNOWN.fullmatch(sents[0]):
@@ -4317,6 +4321,11 @@ _LOOKS_BARE = _goes_to("look|check|have a look",
                       r"(?:\s+(?:today|tonight|now|tomorrow|first|later|this\s+\w+))?[.!]?$", lead=r"\b", who=r"(?:i'?ll|i will)")
 """A step that looks and names nothing ("I'll look tonight", "I'll check tomorrow"): like
 :data:`_ON_IT`, it says what only with the question it answers (session 40)."""
+_UNKNOWN_WH = re.compile(r"\b(?:don'?t know|not sure|no idea|no clue|dunno)\s+(?P<wh>(?:what|whether|if|how|who|when|"
+                         r"where|which)\b[^.?!;]*)[.!]?$", re.IGNORECASE)
+"""A sentence not knowing something, said as what is not known ("I don't know what it costs per
+user.", "no idea if his Admiral policy covers learners"): the next sentence's "I'll ask …" asks
+``wh`` (session 40, :meth:`_Reader.about`)."""
 _CHECK_THE = re.compile(r"\b(?:i'?ll|i will)\s+(?:check|look at|look up|go through)\s+(?:the|our|their)\s+"
                         r"(?P<noun>[a-z][\w-]*)(?:\s+(?:today|tonight|now|tomorrow|first|later|this\s+\w+))?[.!]?$",
                         re.IGNORECASE)
