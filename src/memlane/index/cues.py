@@ -1918,7 +1918,8 @@ class _Reader:
         """"I'll ask Fergus." answering "Is the rescue boat crew free on the 14th?" says whom, not
         what: written with the question it answers (the nearest earlier sentence of the turn,
         or the last of the turn before, when it asks) (session 20)."""
-        on_it = _ON_IT.search(step) or _LOOKS_BARE.search(step)
+        bare = _LOOKS_BARE.search(step)
+        on_it = _ON_IT.search(step) or bare
         if not (_ASK_WHOM.search(step) or _EACH_ASKED.search(step) or on_it or _THEM_ASKED.search(step)):
             return self.checks_the(ti, si, step)
         sents = self.turns[ti].sentences
@@ -1944,6 +1945,8 @@ class _Reader:
             if between and (_NOT_KNOWN.match(between[0]) or _GUESS.search(between[0])) \
                     and not any(x.endswith("?") for x in between):  # (or a guess: "Ends in June I think, …", session 40)
                 asked = next((x for x in reversed(self.turns[ti - 2].sentences) if x.endswith("?")), None)
+        if bare and asked:  # (from the commitment on: "Probably, I'll check" is "I'll check — …", session 38)
+            step = step[bare.start():]
         return f"{step.rstrip('.!')} — {asked}" if asked and len(_content(asked)) >= 2 else step  # (not "Six?")
 
     def checks_the(self, ti: int, si: int, step: str) -> str:
