@@ -1921,12 +1921,8 @@ class _Reader:
         bare = _LOOKS_BARE.search(step)
         on_it = _ON_IT.search(step) or bare
         if not (_ASK_WHOM.search(step) or _EACH_ASKED.search(step) or on_it or _THEM_ASKED.search(step)):
-            return self.checks_the(ti, si, step)
+            return step
         sents = self.turns[ti].sentences
-        unknown = _UNKNOWN_WH.search(sents[si - 1]) if si and not on_it else None
-        if unknown and not sents[si - 1].endswith("?"):  # ("I don't know what it costs per user. I'll ask our
-            # installer, SecureDoor": what is asked, session 40)
-            return f"{step.rstrip('.!')} {unknown.group('wh').rstrip(' .!')}"
         asked = next((x for x in reversed(sents[:si]) if x.endswith("?")), None)
         lead = bool(sents[:si]) and all(map(_NOT_KNOWN.fullmatch, sents[:si])) or bool(_NOT_KNOWN.match(step))
         if not lead and si and _THEM_ASKED.search(step) and _NOT_KNOWN.fullmatch(sents[0]):
@@ -1948,6 +1944,28 @@ class _Reader:
         if bare and asked:  # (from the commitment on: "Probably, I'll check" is "I'll check — …", session 38)
             step = step[bare.start():]
         return f"{step.rstrip('.!')} — {asked}" if asked and len(_content(asked)) >= 2 else step  # (not "Six?")
+
+    def said_later(self) -> None:
+        """The steps :meth:`about` leaves as said, written with what their turn or the turn before
+        says: "I don't know what it costs per user. I'll ask our installer, SecureDoor" asks what is
+        not known (:data:`_UNKNOWN_WH`), "I'll check the plan" the question that names the plan
+        (:meth:`checks_the`) (session 40). After :meth:`read`, whose text the sentence model's
+        training compares with the labels."""
+        for (ti, si), fieldname in list(self.cues.placed.items()):
+            if fieldname not in ("action_items", "next_steps") or self.turns[ti].role != "user":
+                continue
+            text = self.text[(ti, si)]
+            said = _unowned(fieldname, text)
+            if "—" in said:
+                continue
+            sents = self.turns[ti].sentences
+            unknown = _UNKNOWN_WH.search(sents[si - 1]) if si else None
+            if unknown and not sents[si - 1].endswith("?") and (_ASK_WHOM.search(said) or _THEM_ASKED.search(said)):
+                new = f"{said.rstrip('.!')} {unknown.group('wh').rstrip(' .!')}"
+            else:
+                new = self.checks_the(ti, si, said)
+            if new != said:
+                self.put((ti, si), fieldname, text[: len(text) - len(said)] + new)
 
     def checks_the(self, ti: int, si: int, step: str) -> str:
         """"I'll check the plan" opening the answer to a turn that asks and names the plan ("Should we
@@ -4681,6 +4699,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.check_what()
         reader.who_does_it()
         reader.we_have_to()
+        reader.said_later()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     if model is None or getattr(model, "mode", "add") != "alone":
