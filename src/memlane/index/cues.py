@@ -1131,10 +1131,26 @@ translator you choose"), it is someone else's call ("it's a call for your securi
 call"), the assistant is not certain or cannot check ("For online sales I'm not certain of the
 rule"), or it sends the user to ask ("Ask Sheffield when you register", "Worth checking before they
 fill up too") (session 39, :meth:`_Reader.hedge_left`)."""
-_FOLLOWS_UP = re.compile(
-    r"^(?:(?:ok(?:ay)?|hmm|right|yeah|fine|true|sure|not sure)[,.]?\s+)*(?:"
-    r"i'?ll\s+(?:raise|ask|check|look|think|see|find out)\b|(?:will|i'?ll)\s+(?:look|check|ask|do)\b|"
-    r"let me (?:ask|check|think)\b|i need to (?:ask|check|talk)\b)", re.IGNORECASE)
+_GOING_LEAD = (r"(?:(?:ok(?:ay)?|hmm|right|yeah|yes|fine|true|sure|good|well|then|so|but|thanks|cheers|not sure|"
+        r"no idea)[,.!]?\s+)*")
+"""The acknowledgements a participant's going-to-find-out may open with ("ok, ", "hmm, not sure, ",
+"thanks! ") (session 40)."""
+_GOING_WHO = r"(?:i'?ll|i will|will|let me)"
+"""Who goes to find out: "I'll", "I will", "will" ("will do"), "let me" (session 40)."""
+
+
+def _goes_to(verbs: str, then: str = r"\b", *, who: str = _GOING_WHO, lead: str = "^" + _GOING_LEAD,
+             group: str | None = None) -> re.Pattern[str]:
+    """A participant going to find out, in one shape: ``lead`` (the acknowledgements the sentence
+    opens with), ``who`` (:data:`_GOING_WHO`), one of ``verbs`` ("check|ask|find out") and ``then``;
+    ``group`` names the verb and what follows. :data:`_FOLLOWS_UP`, :data:`_GOES_TO_CHECK`,
+    :data:`_ILL_LOOK`, :data:`_ON_IT` and :data:`_LET_ME_CHECK` differ only in their verbs and what
+    follows (session 40, five near-twin patterns made one)."""
+    step = f"(?:{verbs}){then}"
+    return re.compile(f"{lead}{who}\\s+" + (f"(?P<{group}>{step})" if group else step), re.IGNORECASE)
+
+
+_FOLLOWS_UP = _goes_to("raise|ask|check|look|think|see|find out|do|talk", who=r"(?:i'?ll|i will|will|let me|i need to)")
 """The user's next words going to find out, or taking the advice to ("I'll raise that with Hana in
 security on Monday", "will do", "I'll check them after lunch", "not sure, will look tomorrow")
 (session 39, :meth:`_Reader.hedge_left`)."""
@@ -1144,14 +1160,11 @@ _MAYBE_THEN = re.compile(
 """A peer's answer that is a maybe alone ("so the £412 could be wrong?" — "could be. i'll send
 octopus a photo of the meter"; "who's looking at it, Felicity at Wessex?" — "if she has time. i'll
 photograph the sherds tonight and send them to her") (session 39, :meth:`_Reader.maybe_then_check`)."""
-_GOES_TO_CHECK = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|but)[,.]?\s+)?(?:i'?ll|i will|let me)\s+(?:check|ask|ring|call|phone|email|e-mail|"
-    r"message|text|send|look|find out|chase|photograph|dig)\b", re.IGNORECASE)
+_GOES_TO_CHECK = _goes_to("check|ask|ring|call|phone|email|e-mail|message|text|send|look|find out|chase|photograph|dig")
 """The words after a maybe that go to find out (session 39, :meth:`_Reader.maybe_then_check`)."""
 _GUESS = re.compile(r"\bi (?:think|reckon|believe)\b|\bi'?d guess\b", re.IGNORECASE)
 """A guess in a peer's answer ("Ends in June I think, the contract's in the blue folder")."""
-_ILL_LOOK = re.compile(r"^(?:(?:ok(?:ay)?|right|thanks|cheers)[,.!]?\s+)?(?:i'?ll|let me|will)\s+(?:check|look|find out)\b",
-                       re.IGNORECASE)
+_ILL_LOOK = _goes_to("check|look|find out")
 """The asker's next words after a guessed answer going to look themselves ("Are we still on the
 fixed tariff with Corona Energy?" — "Ends in June I think, …" — "I'll look tonight") (session 39,
 :meth:`_Reader.still_open`)."""
@@ -1920,12 +1933,15 @@ class _Reader:
         """"I'll ask Fergus." answering "Is the rescue boat crew free on the 14th?" says whom, not
         what: written with the question it answers (the nearest earlier sentence of the turn,
         or the last of the turn before, when it asks) (session 20)."""
-        on_it = _ON_IT.search(step)
-        if not (_ASK_WHOM.search(step) or _EACH_ASKED.search(step) or on_it):
+        bare = _LOOKS_BARE.search(step)
+        on_it = _ON_IT.search(step) or bare
+        if not (_ASK_WHOM.search(step) or _EACH_ASKED.search(step) or on_it or _THEM_ASKED.search(step)):
             return step
         sents = self.turns[ti].sentences
         asked = next((x for x in reversed(sents[:si]) if x.endswith("?")), None)
         lead = bool(sents[:si]) and all(map(_NOT_KNOWN.fullmatch, sents[:si])) or bool(_NOT_KNOWN.match(step))
+        if not lead and si and _THEM_ASKED.search(step) and _NOT_KNOWN.fullmatch(sents[0]):
+            lead = not any(x.endswith("?") for x in sents[:si])  # ("Don't know. The policy wording says … I'll email them", session 40)
         if asked is None and ti and (si == 0 or lead) and self.turns[ti - 1].who != self.turns[ti].who:
             # after not knowing, also past a remark after the question ("Does Okafor want a printed
             # copy? Some externals still want paper" — "No idea, I'll ask her"; "Not sure yet. I'll
@@ -1937,9 +1953,49 @@ class _Reader:
             # Heritage Fund would match anything?" — "No idea. Their next round closes in
             # January" — "I'll look into it", session 39)
             between = self.turns[ti - 1].sentences
-            if between and _NOT_KNOWN.match(between[0]) and not any(x.endswith("?") for x in between):
+            if between and (_NOT_KNOWN.match(between[0]) or _GUESS.search(between[0])) \
+                    and not any(x.endswith("?") for x in between):  # (or a guess: "Ends in June I think, …", session 40)
                 asked = next((x for x in reversed(self.turns[ti - 2].sentences) if x.endswith("?")), None)
+        if bare and asked:  # (from the commitment on: "Probably, I'll check" is "I'll check — …", session 38)
+            step = step[bare.start():]
         return f"{step.rstrip('.!')} — {asked}" if asked and len(_content(asked)) >= 2 else step  # (not "Six?")
+
+    def said_later(self) -> None:
+        """The steps :meth:`about` leaves as said, written with what their turn or the turn before
+        says: "I don't know what it costs per user. I'll ask our installer, SecureDoor" asks what is
+        not known (:data:`_UNKNOWN_WH`), "I'll check the plan" the question that names the plan
+        (:meth:`checks_the`) (session 40). After :meth:`read`, whose text the sentence model's
+        training compares with the labels."""
+        for (ti, si), fieldname in list(self.cues.placed.items()):
+            if fieldname not in ("action_items", "next_steps") or self.turns[ti].role != "user":
+                continue
+            text = self.text[(ti, si)]
+            said = _unowned(fieldname, text)
+            if "—" in said:
+                continue
+            sents = self.turns[ti].sentences
+            unknown = _UNKNOWN_WH.search(sents[si - 1]) if si else None
+            if unknown and not sents[si - 1].endswith("?") and (_ASK_WHOM.search(said) or _THEM_ASKED.search(said)):
+                new = f"{said.rstrip('.!')} {unknown.group('wh').rstrip(' .!')}"
+            else:
+                new = self.checks_the(ti, si, said)
+            if new != said:
+                self.put((ti, si), fieldname, text[: len(text) - len(said)] + new)
+
+    def checks_the(self, ti: int, si: int, step: str) -> str:
+        """"I'll check the plan" opening the answer to a turn that asks and names the plan ("Should we
+        also add auto-assign round robin for the team? Not sure it's on our GitHub plan") says
+        what is checked only there: written with that question, as :meth:`about` writes "I'll ask
+        Fergus" (session 40). Left as said when the turn before names no such thing or asks nothing."""
+        found = _CHECK_THE.search(step)
+        if found is None or si or not ti or self.turns[ti - 1].who == self.turns[ti].who:
+            return step
+        before = self.turns[ti - 1].sentences[-2:]
+        noun = re.compile(rf"\b{re.escape(found.group('noun'))}\b", re.IGNORECASE)
+        asked = next((x for x in reversed(before) if x.endswith("?")), None)
+        if asked is None or len(_content(asked)) < 2 or not any(noun.search(x) for x in before):
+            return step
+        return f"{step.rstrip('.!')} — {asked}"
 
     def reached(self, ti: int, si: int, step: str) -> str:
         """A step that reaches someone said as "him" or "her" ("I'll message him") written with
@@ -4023,6 +4079,26 @@ class _Reader:
                         step = f"{step} — {asked}"
                 self.put((ti, si), "action_items", _owned(turn.who, _stop(step)))
 
+    def we_have_to(self) -> None:
+        """Among people, "we have to / we need to <do> … by <when>" no rule placed, said after the
+        opening turn and asking nothing ("We have to send the programme to the printer by the
+        30th.", "the party's 22 June so we need to order by the end of May"): a step of the whole
+        group, so of no one, from its verb ("Send the programme to the printer by the 30th.")
+        (session 40). After :meth:`read`, as :meth:`sent_on`."""
+        if self.assisted:
+            return
+        for ti, turn in enumerate(self.turns):
+            if ti == 0:
+                continue
+            for si, s in enumerate(turn.sentences):
+                if "we " not in s.lower() or s.endswith("?") or (ti, si) in self.cues.placed:
+                    continue
+                found = _WE_HAVE_TO.search(s)
+                if found is None:
+                    continue
+                what = found.group("what").strip()
+                self.put((ti, si), "next_steps", _stop(what[:1].upper() + what[1:]))
+
     def who_does_it(self) -> None:
         """Among people, "I'll do it / that …" answering another speaker's question of who does
         a thing ("Who's skirting the fleeces on the day?", "who keeps the clock though?") or
@@ -4453,13 +4529,26 @@ _EACH_ASKED = re.compile(r"\b(?:i'?ll|i will)\s+[a-z]+\s+(?:both|either|each)(?:
                          r"(?:\s+(?:today|tonight|tomorrow|first|this\s+\w+))?[.!]?$", re.IGNORECASE)
 """A step on the options just asked about, named only as "both" ("Do we order more from Rockcity or
 borrow the Leeds wall's?" — "I'll price both") (session 37)."""
-_ON_IT = re.compile(r"\b(?:i'?ll|i will)\s+(?:look into|look at|check|find out about|follow up on|chase|sort)\s+"
-                    r"(?:it|that|this)(?:\s+(?:today|tonight|now|tomorrow|first|later|this\s+\w+))?[.!]?$",
-                    re.IGNORECASE)
+_ON_IT = _goes_to("look into|look at|check|find out about|follow up on|chase|sort",
+                 r"\s+(?:it|that|this)(?:\s+(?:today|tonight|now|tomorrow|first|later|this\s+\w+))?[.!]?$", lead=r"\b")
 """A step naming what it looks into only as "it" or "that" ("I'll look into it", "I'll check that
 tomorrow"): it says what only with the question it answers (session 39)."""
+_LOOKS_BARE = _goes_to("look|check|have a look",
+                      r"(?:\s+(?:today|tonight|now|tomorrow|first|later|this\s+\w+))?[.!]?$", lead=r"\b", who=r"(?:i'?ll|i will)")
+"""A step that looks and names nothing ("I'll look tonight", "I'll check tomorrow"): like
+:data:`_ON_IT`, it says what only with the question it answers (session 40)."""
+_UNKNOWN_WH = re.compile(r"\b(?:don'?t know|not sure|no idea|no clue|dunno)\s+(?P<wh>(?:what|whether|if|how|who|when|"
+                         r"where|which)\b[^.?!;]*)[.!]?$", re.IGNORECASE)
+"""A sentence not knowing something, said as what is not known ("I don't know what it costs per
+user.", "no idea if his Admiral policy covers learners"): the next sentence's "I'll ask …" asks
+``wh`` (session 40, :meth:`_Reader.about`)."""
+_CHECK_THE = re.compile(r"\b(?:i'?ll|i will)\s+(?:check|look at|look up|go through)\s+(?:the|our|their)\s+"
+                        r"(?P<noun>[a-z][\w-]*)(?:\s+(?:today|tonight|now|tomorrow|first|later|this\s+\w+))?[.!]?$",
+                        re.IGNORECASE)
+"""A step that checks a thing named by one word ("I'll check the plan", "I'll look at the contract
+tonight"): what about it, only the turn before may say (session 40, :meth:`_Reader.checks_the`)."""
 _NOT_KNOWN = re.compile(r"(?:(?:good question|no idea|not sure(?: yet)?|dunno|no clue|not a clue|"
-                        r"i don'?t know|i'?m not sure)[,.!]?\s*)+", re.IGNORECASE)
+                        r"(?:i )?don'?t know|i'?m not sure)[,.!]?\s*)+", re.IGNORECASE)
 """A lead that answers a question with not knowing ("Not sure yet.", "Good question, I don't know.")."""
 _ASK_WHOM = re.compile(r"\b(?:i'?ll|i will|ill)\s+(?:ask|check with|email|ring|call|text|ping|message)\s+"
                        r"(?!(?:about|if|whether|for|to|what|who|when|where|how|why)\b)\S+(?:\s+(?!(?:about|if|whether|for|"
@@ -4468,6 +4557,13 @@ _ASK_WHOM = re.compile(r"\b(?:i'?ll|i will|ill)\s+(?:ask|check with|email|ring|c
                        re.IGNORECASE)
 """A step that names whom to ask and not what ("I'll ask Fergus.", "I'll check with Rosa.",
 "Ill ask Dario on monday.")."""
+_THEM_ASKED = re.compile(r"\b(?:i'?ll|i will)\s+(?:ask|check with|email|e-mail|ring|call|phone|text|ping|message|contact|"
+                         r"write to|reply to|speak to|talk to)\s+them"
+                         r"(?:\s+(?:today|tonight|now|tomorrow|first|later|again|on\s+\w+|this\s+\w+))?(?:[.!]?$|,\s)",
+                         re.IGNORECASE)
+"""A step that reaches "them" and says no more, or only an aside after a comma ("I'll email them,
+membership number AGB-77120", "I'll write to them tomorrow"): whom it reaches, and what, only the
+question it answers says (session 40, :meth:`_Reader.about`)."""
 _STEP_ASIDE = re.compile(
     r"(?<=\w),\s+(?=(?:the|it|it's|its|he|he's|she|she's|they|they're|there|there's|that's|this|last|\d+)\s"
     r"|(?:might|may|could)\s+(?:just\s+|well\s+|only\s+)?be\b"
@@ -4739,10 +4835,17 @@ though?") or a call for someone to ("can someone finally bleed the radiators", "
 book the wheelchair assistance with Qatar though"): the verb and what it does (session 39)."""
 
 
-_LET_ME_CHECK = re.compile(
-    r"^(?:(?:ok(?:ay)?|right|fine|hmm|well|sure|yes|yeah|good|then|so|not sure|no idea)[,.!]?\s+)*"
-    r"(?:let me think about (?:it|that|this)(?: one)?(?:,|\s+and)\s+(?:i'?ll\s+|let me\s+)|let me\s+)"
-    r"(?P<step>(?:check with|ask|talk to|speak to|have a word with|run it by)\s+\S.*)$", re.IGNORECASE)
+_WE_HAVE_TO = re.compile(
+    r"(?:^|,\s+|\bso\s+)(?:(?:and|so|but|ok(?:ay)?|right)[,]?\s+)?we(?:'ll| will)?\s+(?:need|have|must|'ve got|got)\s+to\s+"
+    r"(?P<what>(?!(?:be|know|decide|think|wait|see|hear|have)\b)[a-z]+\b[^,.;!?]*?"
+    r"\b(?:by|before|tonight|tomorrow|this week|next week|at the next)\b[^,.;!?]*)", re.IGNORECASE)
+"""The group's own step with its time ("We have to send the programme to the printer by the
+30th", "we need to settle the entry fee at the next meeting"): ``what`` is done (session 40,
+:meth:`_Reader.we_have_to`)."""
+
+
+_LET_ME_CHECK = _goes_to("check with|ask|talk to|speak to|have a word with|run it by", r"\s+\S.*$", group="step",
+                         who=r"(?:let me think about (?:it|that|this)(?: one)?(?:,|\s+and)\s+(?:i'?ll|let me)|let me)")
 """A participant's "let me check with / ask / talk to …" (also after "Let me think about that one,
 I'll …"): a step, which puts the question off (session 39)."""
 
@@ -4790,6 +4893,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.planned_ing()
         reader.check_what()
         reader.who_does_it()
+        reader.we_have_to()
+        reader.said_later()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     if model is None or getattr(model, "mode", "add") != "alone":
