@@ -2694,6 +2694,25 @@ class _Reader:
             if _ANSWERED_BUT.match(first):
                 self.put(where, "open_questions", "")
 
+    def _said_contents(self) -> list[set[str]]:
+        """The content words of every item the list fields hold so far: what a reason read
+        after them must not repeat."""
+        return [_content(x) for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items")
+                for x in getattr(self.cues, name)]
+
+    def _put_reason(self, where: tuple[int, int], s: str, said: list[set[str]]) -> None:
+        """``s`` (at ``where``) as the rationale, unless it says what to do rather than why
+        (a directive, a proposal, a decision's cue, "should / need to": "Tell her to turn the
+        stopcock off…"), is small talk (under three content words) or repeats an item said
+        already (``said``, which it joins)."""
+        if _directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s):
+            return
+        words = _content(s)
+        if len(words) < 3 or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w):
+            return
+        self.put(where, "rationale", clean(s))
+        said.append(words)
+
     def reasons(self) -> None:
         """A participant's statement of a reason (:data:`_REASON_SAID`) said in a turn that
         settles something, or up to two turns before or after it, that no field took is the
@@ -2706,8 +2725,7 @@ class _Reader:
         decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
         if not decided:
             return
-        said = [_content(x) for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items")
-                for x in getattr(self.cues, name)]
+        said = self._said_contents()
         for ti, turn in enumerate(self.turns):
             if not (decided & {ti - 2, ti - 1, ti, ti + 1, ti + 2}):
                 continue
@@ -2719,13 +2737,7 @@ class _Reader:
                 if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not (
                         _REASON_SAID if turn.role == "user" else _BECAUSE_SAID).search(s):
                     continue
-                if _directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s):
-                    continue  # what to do, not why: "Tell her to turn the stopcock off…"
-                words = _content(s)
-                if len(words) < 3 or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w):
-                    continue
-                self.put((ti, si), "rationale", clean(s))
-                said.append(words)
+                self._put_reason((ti, si), s, said)
 
     def reasons_so(self) -> None:
         """A participant's reason said with "so" ("We rent it off them, so we don't have much
@@ -2736,8 +2748,7 @@ class _Reader:
         decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
         if not decided:
             return
-        said = [_content(x) for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items")
-                for x in getattr(self.cues, name)]
+        said = self._said_contents()
         for ti, turn in enumerate(self.turns):
             if turn.role != "user" or not (decided & {ti - 2, ti - 1, ti, ti + 1, ti + 2}):
                 continue
@@ -2746,13 +2757,7 @@ class _Reader:
             for si, s in enumerate(turn.sentences):
                 if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _SO_SAID.search(s):
                     continue
-                if _directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s):
-                    continue
-                words = _content(s)
-                if len(words) < 3 or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w):
-                    continue
-                self.put((ti, si), "rationale", clean(s))
-                said.append(words)
+                self._put_reason((ti, si), s, said)
 
     def reasons_advised(self) -> None:
         """The assistant's reason ("because / since / so", :data:`_BECAUSE_SAID`) said in the
@@ -2762,8 +2767,7 @@ class _Reader:
         decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
         if not decided or not self.assisted:
             return
-        said = [_content(x) for name in ("decisions", "rationale", "open_questions", "next_steps", "action_items")
-                for x in getattr(self.cues, name)]
+        said = self._said_contents()
         for ti, turn in enumerate(self.turns):
             if turn.role != "assistant" or ti + 2 not in decided or decided & {ti - 1, ti, ti + 1}:
                 continue
@@ -2772,13 +2776,7 @@ class _Reader:
             for si, s in enumerate(turn.sentences):
                 if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _BECAUSE_SAID.search(_SINCE_WHEN.sub("", s)):
                     continue
-                if _directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s):
-                    continue
-                words = _content(s)
-                if len(words) < 3 or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w):
-                    continue
-                self.put((ti, si), "rationale", clean(s))
-                said.append(words)
+                self._put_reason((ti, si), s, said)
 
     def decided_after(self) -> None:
         """A choice the conversation says it has to make ("We need to decide on the database
