@@ -59,10 +59,11 @@ def test_name_reference_character_test_on_the_labelled_phrases() -> None:
 
 
 def test_one_package_set_holds_both_lists() -> None:
-    assert offline._SOFTWARE_ANY == SOFTWARE | SOFTWARE_WORDS
+    assert offline._SOFTWARE_ANY == SOFTWARE | SOFTWARE_WORDS | offline._TOOLS  # session 40: the tools too
     for s in SENTENCES:
         runs = offline._LOWER_RUNS.findall(s)
-        assert offline._SOFTWARE_ANY.isdisjoint(runs) == (SOFTWARE.isdisjoint(runs) and SOFTWARE_WORDS.isdisjoint(runs))
+        assert offline._SOFTWARE_ANY.isdisjoint(runs) == (
+            SOFTWARE.isdisjoint(runs) and SOFTWARE_WORDS.isdisjoint(runs) and offline._TOOLS.isdisjoint(runs))
 
 
 @settings(max_examples=300, deadline=None)
