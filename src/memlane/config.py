@@ -590,6 +590,11 @@ class RetrievalConfig:
     turns_per_session: int = 5
     """T: turns taken from each of those sessions by stage two (5, not the 3 first proposed:
     measured on LongMemEval_S dev, T = 3 loses 3 points of turn recall_all@10)."""
+    late_turns: int = 2
+    """Stage two also takes each shortlisted session's next this many turns after its best
+    ``turns_per_session``; they compete for the first ``final_k`` places but none takes one
+    of the first ``LATE_HOLD`` (5), which stay those of the best T turns' pool (0: off;
+    docs/retrieval.md, "Session 40: turns past a session's fifth")."""
     final_k: int = 10
     """K: how many of the S×T turns the rerank puts first (the rest of the ranking follows)."""
     candidates: int = 200
@@ -860,6 +865,7 @@ class RetrievalConfig:
         _check(0.0 <= self.gather_openers <= 1.0, "memory.retrieval.gather_openers",
                "must be between 0 and 1")
         _check_int(self.gather_sessions, "memory.retrieval.gather_sessions", 0, 20)
+        _check_int(self.late_turns, "memory.retrieval.late_turns", 0, 20)
         _check_int(self.meaning_window, "memory.retrieval.meaning_window", 0)
         _check_int(self.meaning_list, "memory.retrieval.meaning_list", 0, 1000)
         _check_int(self.meaning_speaker_list, "memory.retrieval.meaning_speaker_list", 0, 1000)

@@ -107,6 +107,7 @@ def search_options(
         top_sessions=top_sessions or r.top_sessions,
         turns_per_session=turns_per_session or r.turns_per_session,
         final_k=r.final_k,
+        late_turns=r.late_turns,
         candidates=r.candidates,
         mmr=r.mmr if mmr is None else bool(mmr),
         mmr_lambda=r.mmr_lambda,

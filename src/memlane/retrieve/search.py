@@ -65,6 +65,9 @@ class SearchOptions:
     ``search_options`` has resolved the call's, the preset's and the config's word into it."""
     top_sessions: int = 5
     turns_per_session: int = 3
+    late_turns: int = 0
+    """Each shortlisted session's turns ranked after its best ``turns_per_session`` that stage
+    two also takes; none takes one of the first ``LATE_HOLD`` places (``_select``)."""
     final_k: int = 10
     candidates: int = 200
     mmr: bool = False
@@ -1072,20 +1075,24 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
         elif kind == "summary":
             entities[sid] = entities.get(sid, ()) + it.entities
     strays = _strays(ctx, cands, {s.key for s in top}) if o.pool_candidates else []
+    per_session = o.turns_per_session + o.late_turns
     if ctx.filters.kinds is None or "turn" in ctx.filters.kinds:
         # in one statement, the turns _session_turns reads: of each top session with fewer
         # than turns_per_session turns among the candidates
         ctx.read_turns(s.key for s in top if isinstance(s.key, int)
-                       and turns_in.get(s.key, 0) < o.turns_per_session)
+                       and turns_in.get(s.key, 0) < per_session)
     pool_ids: dict[int, float] = {}  # item id -> rank inside its session (stage two)
+    late: set[int] = set()  # a session's turns past its best turns_per_session
     for s in top:
         if isinstance(s.key, tuple):
             pool_ids[s.key[1]] = 1.0
             continue
         own = by_session.get(s.key, [])
-        for r, item_id in enumerate(_session_turns(ctx, s.key, o.turns_per_session, own),
-                                    start=1):
+        first = _session_turns(ctx, s.key, o.turns_per_session, own, o.late_turns)
+        for r, item_id in enumerate(first, start=1):
             pool_ids[item_id] = float(r)
+            if r > o.turns_per_session:
+                late.add(item_id)
         for c in own:  # the session's summaries and facts that were candidates themselves
             if ctx.items[c.id].kind != "turn":
                 pool_ids.setdefault(c.id, 0.0)
@@ -1108,22 +1115,26 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
             ranks["turn_rank"] = turn_rank
         pool.append(_Scored(item_id, _total(o.preset.weights, sig_), sig_, cand_of.get(item_id),
                             key, ranks))
+    # the late turns have no say in the lifts below (each reads the pool's best hit of
+    # each session): the pool without them is T's alone, so are its first LATE_HOLD
     if o.opener_lift > 0 and not asks_assistant(ctx.query):
-        pool += _openers(ctx, pool, top, cand_of, cand_rank, top_lex, entities, top_score)
+        pool = _join(pool, _openers(ctx, _early(pool, late), top, cand_of, cand_rank,
+                                    top_lex, entities, top_score), late)
         pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
     if o.continue_lift > 0 and ctx.advice:
-        pool += _continues(ctx, pool, top, cand_of, cand_rank, top_lex, entities, top_score)
+        pool = _join(pool, _continues(ctx, _early(pool, late), top, cand_of, cand_rank,
+                                      top_lex, entities, top_score), late)
         pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
     if o.newest_weight > 0 and asks_newest(ctx.query):
-        _newest_first(ctx, pool, o.newest_weight)
+        _newest_first(ctx, _early(pool, late), o.newest_weight)
     if wide or strays:
         _below_top(pool, {s.key for s in top[: o.top_sessions]})
     pool.sort(key=by_score)
     if wide and o.gather_openers > 0 and ctx.openers:
         pool = _spread(ctx, pool, [s.key for s in top[: o.top_sessions]], o.final_k)
-        head = _select(ctx, pool[: o.final_k], o.final_k)  # _spread chose the first ones
+        head = _select(ctx, pool[: o.final_k], o.final_k, late)  # _spread chose the first ones
     else:
-        head = _select(ctx, pool, o.final_k)
+        head = _select(ctx, pool, o.final_k, late)
     if len(head) >= k:  # the caller keeps the first k: the rest need not be ranked
         return head     # (about 400 candidates a search; docs/scaling.md, sixth round)
     chosen = {x.id for x in head}
@@ -1422,8 +1433,12 @@ def _level_meaning(ctx: _Ctx, best: list[_Scored]) -> None:
             x.score += gap
 
 
-def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -> list[int]:
-    """Stage two: the session's best ``n`` turns by relevance plus the per-kind bonus.
+def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate],
+                   late: int = 0) -> list[int]:
+    """Stage two: the session's best ``n`` turns by relevance plus the per-kind bonus, then
+    its next ``late`` turns (``SearchOptions.late_turns``; the best ``n`` are chosen as
+    with ``late`` 0, the late ones after them from the candidates and then the local
+    ranking below).
 
     ``cands``: the candidates, or only the session's (in the same order).
 
@@ -1441,7 +1456,19 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
            and it.kind == "turn"]
     if len(own) >= n:
         own.sort(key=lambda x: best_first(*x))
-        return [i for _, i in own[:n]]
+        chosen = [i for _, i in own[: n + late]]
+        if len(chosen) == n + late:
+            return chosen
+        taken = set(chosen)
+        return chosen + [i for i in _local_turns(ctx, session_id, n + late)
+                         if i not in taken][: n + late - len(chosen)]
+    return _local_turns(ctx, session_id, n + late)
+
+
+def _local_turns(ctx: _Ctx, session_id: int, n: int) -> list[int]:
+    """The session's best ``n`` turns ranked locally (``_session_turns``): every turn read,
+    query-term overlap and cosine to the query fused by RRF, plus the per-kind bonus."""
+    bonus = ctx.opts.stage.bonus
     turns = [it for it in ctx.turns_of(session_id)
              if ctx.filters.admits_in_session(it)]
     for it in turns:
@@ -1457,10 +1484,10 @@ def _session_turns(ctx: _Ctx, session_id: int, n: int, cands: list[Candidate]) -
     lw, vw = _weights(ctx)
     fused = fuse_lists(lexical, vector, (lw, vw), ctx.scfg.rrf_k)
     for c in fused:
-        it = ctx.items.get(c.id)
-        if _other_speaker(ctx, it):
+        one = ctx.items.get(c.id)
+        if _other_speaker(ctx, one):
             c.relevance *= ctx.opts.speaker_factor
-        c.relevance += bonus.get(kind_key(it), 0.0) if it is not None else 0.0
+        c.relevance += bonus.get(kind_key(one), 0.0) if one is not None else 0.0
     fused.sort(key=by_relevance)
     return [c.id for c in fused[:n]]
 
@@ -1474,14 +1501,47 @@ def _lower_words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text)}
 
 
-def _select(ctx: _Ctx, pool: list[_Scored], n: int) -> list[_Scored]:
-    """The first ``n``: greedy with the coverage penalty, or by MMR when asked."""
+def _early(pool: list[_Scored], late: set[int]) -> list[_Scored]:
+    """The pool without its late turns (``SearchOptions.late_turns``)."""
+    return [x for x in pool if x.id not in late] if late else pool
+
+
+def _join(pool: list[_Scored], lifted: list[_Scored], late: set[int]) -> list[_Scored]:
+    """``pool`` with the hits a lift added to its early part (``_openers``,
+    ``_continues``); a late turn the lift took is no longer late (the lift's hit, scored
+    as if new, replaces it)."""
+    if not lifted:
+        return pool
+    ids = {x.id for x in lifted}
+    late -= ids
+    return [x for x in pool if x.id not in ids] + lifted
+
+
+LATE_HOLD = 5
+"""The first places no late turn takes (``SearchOptions.late_turns``): a session's 6th and
+7th turns by relevance fill the first ``final_k`` (LoCoMo's evidence ranked 6th-7th in its
+session), but placed above the 5th they pushed other sessions' best hits down (LoCoMo's
+R_all@5, LongMemEval's session nDCG@5: docs/retrieval.md, session 40)."""
+
+
+def _hold_late(out: list[_Scored], late: set[int]) -> list[_Scored]:
+    """``out`` with no late turn in its first ``LATE_HOLD`` places while another hit
+    follows: the first ``LATE_HOLD`` other hits, then the rest in their order."""
+    head = [x for x in out if x.id not in late][:LATE_HOLD]
+    ids = {x.id for x in head}
+    return head + [x for x in out if x.id not in ids]
+
+
+def _select(ctx: _Ctx, pool: list[_Scored], n: int,
+            late: set[int] | frozenset[int] = frozenset()) -> list[_Scored]:
+    """The first ``n``: greedy with the coverage penalty, or by MMR when asked. A hit in
+    ``late`` takes none of the first ``LATE_HOLD`` places while another hit is left."""
     w = ctx.opts.preset.weights
     if ctx.opts.mmr and ctx.qvec is not None and pool:
         vecs = ctx.store.item_vectors(ctx.embeddings.model, [x.id for x in pool])
         order = mmr_order([(x.id, x.score) for x in pool], vecs, ctx.opts.mmr_lambda, n)
         by_id = {x.id: x for x in pool}
-        return [by_id[i] for i in order]
+        return _hold_late([by_id[i] for i in order], set(late))
     left = list(pool)
     seen: dict[SessionKey, int] = {}
     out: list[_Scored] = []
@@ -1490,14 +1550,20 @@ def _select(ctx: _Ctx, pool: list[_Scored], n: int) -> list[_Scored]:
     # (each pass scores every hit left: ~200 lookups a search)
     penalty = [sig.coverage_penalty(m) for m in range(min(n, len(pool)))]
     seen_get = seen.get
+    early = len([x for x in left if x.id not in late]) if late else 0
     while left and len(out) < n:
         best_i, best = 0, -float("inf")
+        hold = len(out) < LATE_HOLD and early > 0
         for i, x in enumerate(left):
+            if hold and x.id in late:
+                continue
             key = x.key
             score = x.score if key is None else x.score - wc * penalty[seen_get(key, 0)]
             if score > best:
                 best_i, best = i, score
         x = left.pop(best_i)
+        if late and x.id not in late:
+            early -= 1
         cov = 0.0 if x.key is None else penalty[seen_get(x.key, 0)]
         if cov or ctx.opts.explain:
             x.signals["coverage"] = cov
