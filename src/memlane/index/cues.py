@@ -2545,6 +2545,60 @@ class _Reader:
                     self.turns[where[0]].sentences[where[1]].strip()):
                 self.put(where, "decisions", "")
 
+    _SAID_IT_IS = re.compile(
+        r"^(?:(?:ok(?:ay)?|fine|alright|right|so|then|yeah|yes|good|great|perfect)[,.!]?\s+)*"
+        r"(?P<x>(?:the\s+)?[\w£$€.:+-]+(?:\s+[\w£$€.:+-]+){0,3}?)\s+it\s+is\s*[.!]?$", re.IGNORECASE)
+
+    @staticmethod
+    def _said_stems(text: str) -> set[str]:
+        """Content words of ``text`` as a terse choice and the sentence it took up share them:
+        without a plural's "s", an ordinal's "th" ("15th", "15"), cut to five letters
+        ("titles", "title"; "polling", "poll")."""
+        out = set()
+        for w in _content(text):
+            w = re.sub(r"^(\d+)(?:st|nd|rd|th)$", r"\1", w)
+            w = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+            w = w[:-3] if len(w) > 5 and w.endswith("ing") else w
+            out.add(w[:5])
+        return out
+
+    def it_is_taken(self) -> None:
+        """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
+        is.", "Yeah, polling it is.") is written as the thing chosen, in the words of the
+        nearest earlier sentence of the last four turns that named every word of X and was no
+        question ("We have a single-title licence for each film from Filmbank, £90 a
+        screening", "15 December, nothing but sev1 fixes after that", "Better to poll the job
+        status until done with a timeout"): the label writes what was chosen, not the words
+        that chose it (session 40, dec40b). A pronoun ("that it is") or nothing named before
+        leaves it as it was. Read last, on what the conversation keeps; :meth:`read`, which the
+        sentence model's training reads, is unchanged."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "decisions":
+                continue
+            ti, si = where
+            said = self.turns[ti].sentences[si].strip()
+            m = self._SAID_IT_IS.match(said)
+            if m is None or set(_WORD.findall(m.group("x").lower())) & _PRONOUNS:
+                continue
+            text = self.text[where]
+            own = self._said_stems(m.group("x"))
+            if not own or not re.search(r"\bit\s+is\b", text.partition(" — ")[0], re.IGNORECASE):
+                continue  # written already as the thing chosen ("Seven — Seven, and we revisit…")
+            before = [(t, i) for t in range(ti, -1, -1)
+                      for i in range(len(self.turns[t].sentences) - 1 if t < ti else si - 1, -1, -1)]
+            took = next((w for w in before if not self.turns[w[0]].sentences[w[1]].rstrip().endswith("?")
+                         and own <= self._said_stems(self.turns[w[0]].sentences[w[1]])), None)
+            if took is None or self.cues.placed.get(took) not in (None, "rationale"):
+                continue  # (a decision, a step or a question placed already stays where it is)
+            new = _stop(_trim_clause(clean(self.turns[took[0]].sentences[took[1]])))
+            if took in self.cues.placed:
+                self.put(took, "rationale", "")  # the thing chosen, now the decision: no reason too
+            if any(new.lower() == t.lower() for t in self.text.values()):
+                continue
+            self.cues.decisions[self.cues.decisions.index(text)] = new
+            self.text[where] = new
+            self.cues.turn_of.setdefault(new, ti)
+
     def told_not_chosen(self) -> None:
         """A decision that tells rather than chooses (:data:`_TOLD_NOT_CHOSEN`: "Wait, the
         publisher milestone on the 30th explicitly lists the co-op lobby.", "My goal is to pass
@@ -4733,6 +4787,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
     reader.directive_alone()
+    reader.it_is_taken()
     reader.options_named()
     reader.reasons_after()
     reader.no_decision_no_reason()

@@ -1,0 +1,35 @@
+"""Session 40 (dec40b): a terse "<X> it is" written as the thing chosen (docs/summary-eval.md,
+"Session 40: short choices (dec40b)")."""
+
+import pytest
+
+from memlane.testing import offline_summary
+
+_WAYS = ["shipped", None]
+
+
+@pytest.mark.parametrize("model", _WAYS)
+@pytest.mark.parametrize("said,chosen,key", [
+    ("Then single tickets it is.", "Tom: We have always sold a single-ticket entry on the door, five pounds a head.", "door"),
+    ("ok. 14th it is.", "Tom: I'd go for 14 March, the hall is free all evening.", "march"),
+])
+def test_it_is_is_written_as_the_thing_chosen(said, chosen, key, model):
+    summary, _ = offline_summary(
+        "Priya: We need to sort the carol walk before the newsletter goes out.",
+        chosen,
+        "Ann: The church choir did it on foot last year and nobody minded the cold.",
+        f"Priya: {said}",
+        model=model)
+    assert any(key in d.lower() for d in summary.decisions), summary.decisions
+    assert not any(d.lower().startswith(said.lower().split(". ")[-1][:6]) for d in summary.decisions), \
+        summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_it_is_naming_nothing_said_before_stays(model):
+    summary, _ = offline_summary(
+        "Priya: We need to sort the carol walk before the newsletter goes out.",
+        "Tom: The hall is free all evening.",
+        "Priya: Lanterns it is.",
+        model=model)
+    assert not any("hall" in d.lower() for d in summary.decisions), summary.decisions
