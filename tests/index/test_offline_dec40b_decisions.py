@@ -11,6 +11,7 @@ _WAYS = ["shipped", None]
 @pytest.mark.parametrize("model", _WAYS)
 @pytest.mark.parametrize("said,chosen,key", [
     ("Then single tickets it is.", "Tom: We have always sold a single-ticket entry on the door, five pounds a head.", "door"),
+    ("Yeah, polling it is.", "Tom: Better to poll the upload status every minute until done, with a timeout.", "upload"),
     ("ok. 14th it is.", "Tom: I'd go for 14 March, the hall is free all evening.", "march"),
 ])
 def test_it_is_is_written_as_the_thing_chosen(said, chosen, key, model):
@@ -23,6 +24,10 @@ def test_it_is_is_written_as_the_thing_chosen(said, chosen, key, model):
     assert any(key in d.lower() for d in summary.decisions), summary.decisions
     assert not any(d.lower().startswith(said.lower().split(". ")[-1][:6]) for d in summary.decisions), \
         summary.decisions
+    assert not any(d.lower().startswith(("i'd", "we could")) for d in summary.decisions), summary.decisions
+    taken = chosen.split(": ", 1)[1].lower()
+    assert not any(x.lower().rstrip(".").endswith(taken.rstrip(".")[-20:])
+                   for x in (*summary.rationale, *summary.next_steps, *summary.open_questions)), summary
 
 
 @pytest.mark.parametrize("model", _WAYS)

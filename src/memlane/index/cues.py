@@ -2549,6 +2549,11 @@ class _Reader:
         r"^(?:(?:ok(?:ay)?|fine|alright|right|so|then|yeah|yes|good|great|perfect)[,.!]?\s+)*"
         r"(?P<x>(?:the\s+)?[\w£$€.:+-]+(?:\s+[\w£$€.:+-]+){0,3}?)\s+it\s+is\s*[.!]?$", re.IGNORECASE)
 
+    _FRAMED = re.compile(r"^(?:(?:it'?s\s+)?better\s+to|we\s+could(?:\s+just)?|i'?d\s+(?:go\s+for|go\s+with|say)"
+                         r"|let'?s(?:\s+go\s+(?:for|with))?|how\s+about|what\s+about|maybe)\s+|", re.IGNORECASE)
+    """The frame of a proposal ("Better to poll …", "I'd go for 14 March …"), left out of the
+    thing chosen (:meth:`it_is_taken`)."""
+
     @staticmethod
     def _said_stems(text: str) -> set[str]:
         """Content words of ``text`` as a terse choice and the sentence it took up share them:
@@ -2588,11 +2593,13 @@ class _Reader:
                       for i in range(len(self.turns[t].sentences) - 1 if t < ti else si - 1, -1, -1)]
             took = next((w for w in before if not self.turns[w[0]].sentences[w[1]].rstrip().endswith("?")
                          and own <= self._said_stems(self.turns[w[0]].sentences[w[1]])), None)
-            if took is None or self.cues.placed.get(took) not in (None, "rationale"):
-                continue  # (a decision, a step or a question placed already stays where it is)
-            new = _stop(_trim_clause(clean(self.turns[took[0]].sentences[took[1]])))
-            if took in self.cues.placed:
-                self.put(took, "rationale", "")  # the thing chosen, now the decision: no reason too
+            was = self.cues.placed.get(took)
+            if took is None or was not in (None, "rationale", "next_steps"):
+                continue  # (a decision or a question placed already stays where it is)
+            new = clean(self.turns[took[0]].sentences[took[1]])
+            new = _stop(_trim_clause(clean(new[len(self._FRAMED.match(new).group()):])))  # type: ignore[union-attr]
+            if was is not None:
+                self.put(took, was, "")  # the thing chosen, now the decision: no reason or step too
             if any(new.lower() == t.lower() for t in self.text.values()):
                 continue
             self.cues.decisions[self.cues.decisions.index(text)] = new
