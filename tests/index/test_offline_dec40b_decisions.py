@@ -38,3 +38,31 @@ def test_it_is_naming_nothing_said_before_stays(model):
         "Priya: Lanterns it is.",
         model=model)
     assert not any("hall" in d.lower() for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model,proposed,said,key", [
+    # the sentence model places this proposal as a decision itself: patterns alone here
+    (None, "Ann: Can we just move the quiz back to the church hall for now?",
+     "Priya: Yes, let's do that now and book the function room properly after.", "church hall"),
+    *((m, "Ann: A safer fix is to lock the side gate at dusk: chain it and put the padlock key in the office.",
+       "Priya: ok let's do that from the first of March.", "side gate") for m in _WAYS),
+])
+def test_do_that_is_written_as_what_was_proposed(model, proposed, said, key):
+    summary, _ = offline_summary(
+        "Priya: The quiz night keeps losing people because the function room is freezing.",
+        proposed,
+        said,
+        model=model)
+    assert any(key in d.lower() for d in summary.decisions), summary.decisions
+    assert not any(d.lower().startswith(("do that", "let's do that", "yes, let's")) for d in summary.decisions), \
+        summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_do_that_with_nothing_proposed_before_is_not_rewritten(model):
+    summary, _ = offline_summary(
+        "Priya: The quiz night keeps losing people because the function room is freezing.",
+        "Ann: The heating engineer came on Tuesday and said the boiler is fine.",
+        "Priya: ok let's do that from the first of March.",
+        model=model)
+    assert not any("boiler" in d.lower() or "engineer" in d.lower() for d in summary.decisions), summary.decisions

@@ -2606,6 +2606,70 @@ class _Reader:
             self.text[where] = new
             self.cues.turn_of.setdefault(new, ti)
 
+    _DO_THAT = re.compile(
+        r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|fine|right|great|good|perfect|then)[,.!]?\s+)*"
+        r"(?:let'?s\s+|we'?ll\s+|i'?ll\s+)?(?:just\s+)?(?:do|go\s+with|try)\s+(?:that|this|it)\b"
+        r"(?P<rest>[^.?!;]*)[.!]?$", re.IGNORECASE)
+    _OFFERED = re.compile(
+        r"^(?:(?:ok(?:ay)?|so|and|but|yes|well)[,.]?\s+)*(?:(?:can|could|shall|should)\s+we\s+(?:just\s+)?"
+        r"|what\s+i\s+can\s+do\s+(?:now\s+)?is\s+|how\s+about\s+|what\s+about\s+|let'?s\s+|we\s+could\s+(?:just\s+)?"
+        r"|(?:a|the)\s+(?:\w+\s+)?(?:fix|option|way|idea|plan|approach)\s+(?:is|would\s+be)\s+to\s+|i'?d\s+(?=[a-z]+\b))"
+        r"(?P<what>\S.*)$", re.IGNORECASE)
+    """A proposal put to the others: "Can we just switch back to the old domain for now?", "A
+    safer fix is to normalise at send time: …", "What I can do now is switch off the transfer
+    lock …" — what it proposes (:meth:`that_taken`)."""
+
+    @classmethod
+    def _offered(cls, sentence: str) -> str:
+        """What ``sentence`` proposes (:data:`_OFFERED`), or a question that opens on a
+        directive ("add a third at Bishop's Castle at 45km, and move Clun to 75?"); "" when it
+        proposes nothing."""
+        said = sentence.strip()
+        m = cls._OFFERED.match(said)
+        if m is not None:
+            return m.group("what").rstrip(" ?.!")
+        words = _WORD.findall(said.lower())
+        return said.rstrip(" ?") if said.endswith("?") and words[:1] and words[0] in _IMPERATIVE else ""
+
+    def that_taken(self) -> None:
+        """A decision said only with a pronoun — "ok do that.", "Let's do that now and add the
+        records properly after", "yes let's do that in the sender, not in the template" — is
+        written as what the other speaker proposed in the turn before (:data:`_OFFERED`, the
+        nearest such sentence of the one or two turns before, by someone else), with what the
+        choice adds to it ("in the sender, not in the template") (session 40, dec40b). Nothing
+        proposed there leaves it as it was. Read last, on what the conversation keeps;
+        :meth:`read`, which the sentence model's training reads, is unchanged."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "decisions":
+                continue
+            ti, si = where
+            m = self._DO_THAT.match(self.turns[ti].sentences[si].strip())
+            text = self.text[where]
+            if m is None or not re.search(r"\b(?:that|this|it)\b", text.partition(" — ")[0], re.IGNORECASE):
+                continue
+            before = [(t, i) for t in range(ti - 1, max(-1, ti - 3), -1) if self.turns[t].who != self.turns[ti].who
+                      for i in range(len(self.turns[t].sentences) - 1, -1, -1)]
+            took = next((w for w in before if self._offered(self.turns[w[0]].sentences[w[1]])), None)
+            if took is None or self.cues.placed.get(took) not in (None, "rationale", "next_steps"):
+                continue
+            what = self._offered(self.turns[took[0]].sentences[took[1]])
+            if len(what) > 100 and ": " in what:
+                what = what.split(": ", 1)[0]  # "Normalise at send time: replace typographic quotes …"
+            what = _trim_clause(what, 100)
+            rest = m.group("rest").strip(" ,")
+            if len(_content(rest) - _COURTESY) >= 2:
+                last, first = what.split()[-1].lower(), rest.split(maxsplit=1)
+                what = f"{what} {first[1] if first[0].lower() == last and len(first) > 1 else rest}"
+            new = _stop(clean(what))
+            if any(new.lower() == t.lower() for t in self.text.values()):
+                continue
+            was = self.cues.placed.get(took)
+            if was is not None:
+                self.put(took, was, "")
+            self.cues.decisions[self.cues.decisions.index(text)] = new
+            self.text[where] = new
+            self.cues.turn_of.setdefault(new, ti)
+
     def told_not_chosen(self) -> None:
         """A decision that tells rather than chooses (:data:`_TOLD_NOT_CHOSEN`: "Wait, the
         publisher milestone on the 30th explicitly lists the co-op lobby.", "My goal is to pass
@@ -4795,6 +4859,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.option_chosen()
     reader.directive_alone()
     reader.it_is_taken()
+    reader.that_taken()
     reader.options_named()
     reader.reasons_after()
     reader.no_decision_no_reason()
