@@ -2616,6 +2616,131 @@ class _Reader:
                     self.turns[where[0]].sentences[where[1]].strip()):
                 self.put(where, "decisions", "")
 
+    _SAID_IT_IS = re.compile(
+        r"^(?:(?:ok(?:ay)?|fine|alright|right|so|then|yeah|yes|good|great|perfect)[,.!]?\s+)*"
+        r"(?P<x>(?:the\s+)?[\w£$€.:+-]+(?:\s+[\w£$€.:+-]+){0,3}?)\s+it\s+is\s*[.!]?$", re.IGNORECASE)
+
+    _FRAMED = re.compile(r"^(?:(?:it'?s\s+)?better\s+to|we\s+could(?:\s+just)?|i'?d\s+(?:go\s+for|go\s+with|say)"
+                         r"|let'?s(?:\s+go\s+(?:for|with))?|how\s+about|what\s+about|maybe)\s+|", re.IGNORECASE)
+    """The frame of a proposal ("Better to poll …", "I'd go for 14 March …"), left out of the
+    thing chosen (:meth:`it_is_taken`)."""
+
+    @staticmethod
+    def _said_stems(text: str) -> set[str]:
+        """Content words of ``text`` as a terse choice and the sentence it took up share them:
+        without a plural's "s", an ordinal's "th" ("15th", "15"), cut to five letters
+        ("titles", "title"; "polling", "poll")."""
+        out = set()
+        for w in _content(text):
+            w = re.sub(r"^(\d+)(?:st|nd|rd|th)$", r"\1", w)
+            w = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+            w = w[:-3] if len(w) > 5 and w.endswith("ing") else w
+            out.add(w[:5])
+        return out
+
+    def it_is_taken(self) -> None:
+        """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
+        is.", "Yeah, polling it is.") is written as the thing chosen, in the words of the
+        nearest earlier sentence of the last four turns that named every word of X and was no
+        question ("We have a single-title licence for each film from Filmbank, £90 a
+        screening", "15 December, nothing but sev1 fixes after that", "Better to poll the job
+        status until done with a timeout"): the label writes what was chosen, not the words
+        that chose it (session 40, dec40b). A pronoun ("that it is") or nothing named before
+        leaves it as it was. Read last, on what the conversation keeps; :meth:`read`, which the
+        sentence model's training reads, is unchanged."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "decisions":
+                continue
+            ti, si = where
+            said = self.turns[ti].sentences[si].strip()
+            m = self._SAID_IT_IS.match(said)
+            if m is None or set(_WORD.findall(m.group("x").lower())) & _PRONOUNS:
+                continue
+            text = self.text[where]
+            own = self._said_stems(m.group("x"))
+            if not own or not re.search(r"\bit\s+is\b", text.partition(" — ")[0], re.IGNORECASE):
+                continue  # written already as the thing chosen ("Seven — Seven, and we revisit…")
+            before = [(t, i) for t in range(ti, -1, -1)
+                      for i in range(len(self.turns[t].sentences) - 1 if t < ti else si - 1, -1, -1)]
+            took = next((w for w in before if not self.turns[w[0]].sentences[w[1]].rstrip().endswith("?")
+                         and own <= self._said_stems(self.turns[w[0]].sentences[w[1]])), None)
+            was = self.cues.placed.get(took)
+            if took is None or was not in (None, "rationale", "next_steps"):
+                continue  # (a decision or a question placed already stays where it is)
+            new = clean(self.turns[took[0]].sentences[took[1]])
+            new = _stop(_trim_clause(clean(new[len(self._FRAMED.match(new).group()):])))  # type: ignore[union-attr]
+            if was is not None:
+                self.put(took, was, "")  # the thing chosen, now the decision: no reason or step too
+            if any(new.lower() == t.lower() for t in self.text.values()):
+                continue
+            self.cues.decisions[self.cues.decisions.index(text)] = new
+            self.text[where] = new
+            self.cues.turn_of.setdefault(new, ti)
+
+    _DO_THAT = re.compile(
+        r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|fine|right|great|good|perfect|then)[,.!]?\s+)*"
+        r"(?:let'?s\s+|we'?ll\s+|i'?ll\s+)?(?:just\s+)?(?:do|go\s+with|try)\s+(?:that|this|it)\b"
+        r"(?P<rest>[^.?!;]*)[.!]?$", re.IGNORECASE)
+    _OFFERED = re.compile(
+        r"^(?:(?:ok(?:ay)?|so|and|but|yes|well)[,.]?\s+)*(?:(?:can|could|shall|should)\s+we\s+(?:just\s+)?"
+        r"|what\s+i\s+can\s+do\s+(?:now\s+)?is\s+|how\s+about\s+|what\s+about\s+|let'?s\s+|we\s+could\s+(?:just\s+)?"
+        r"|(?:a|the)\s+(?:\w+\s+)?(?:fix|option|way|idea|plan|approach)\s+(?:is|would\s+be)\s+to\s+|i'?d\s+(?=[a-z]+\b))"
+        r"(?P<what>\S.*)$", re.IGNORECASE)
+    """A proposal put to the others: "Can we just switch back to the old domain for now?", "A
+    safer fix is to normalise at send time: …", "What I can do now is switch off the transfer
+    lock …" — what it proposes (:meth:`that_taken`)."""
+
+    @classmethod
+    def _offered(cls, sentence: str) -> str:
+        """What ``sentence`` proposes (:data:`_OFFERED`), or a question that opens on a
+        directive ("add a third at Bishop's Castle at 45km, and move Clun to 75?"); "" when it
+        proposes nothing."""
+        said = sentence.strip()
+        m = cls._OFFERED.match(said)
+        if m is not None:
+            return m.group("what").rstrip(" ?.!")
+        words = _WORD.findall(said.lower())
+        return said.rstrip(" ?") if said.endswith("?") and words[:1] and words[0] in _IMPERATIVE else ""
+
+    def that_taken(self) -> None:
+        """A decision said only with a pronoun — "ok do that.", "Let's do that now and add the
+        records properly after", "yes let's do that in the sender, not in the template" — is
+        written as what the other speaker proposed in the turn before (:data:`_OFFERED`, the
+        nearest such sentence of the one or two turns before, by someone else), with what the
+        choice adds to it ("in the sender, not in the template") (session 40, dec40b). Nothing
+        proposed there leaves it as it was. Read last, on what the conversation keeps;
+        :meth:`read`, which the sentence model's training reads, is unchanged."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "decisions":
+                continue
+            ti, si = where
+            m = self._DO_THAT.match(self.turns[ti].sentences[si].strip())
+            text = self.text[where]
+            if m is None or not re.search(r"\b(?:that|this|it)\b", text.partition(" — ")[0], re.IGNORECASE):
+                continue
+            before = [(t, i) for t in range(ti - 1, max(-1, ti - 3), -1) if self.turns[t].who != self.turns[ti].who
+                      for i in range(len(self.turns[t].sentences) - 1, -1, -1)]
+            took = next((w for w in before if self._offered(self.turns[w[0]].sentences[w[1]])), None)
+            if took is None or self.cues.placed.get(took) not in (None, "rationale", "next_steps"):
+                continue
+            what = self._offered(self.turns[took[0]].sentences[took[1]])
+            if len(what) > 100 and ": " in what:
+                what = what.split(": ", 1)[0]  # "Normalise at send time: replace typographic quotes …"
+            what = _trim_clause(what, 100)
+            rest = m.group("rest").strip(" ,")
+            if len(_content(rest) - _COURTESY) >= 2:
+                last, first = what.split()[-1].lower(), rest.split(maxsplit=1)
+                what = f"{what} {first[1] if first[0].lower() == last and len(first) > 1 else rest}"
+            new = _stop(clean(what))
+            if any(new.lower() == t.lower() for t in self.text.values()):
+                continue
+            was = self.cues.placed.get(took)
+            if was is not None:
+                self.put(took, was, "")
+            self.cues.decisions[self.cues.decisions.index(text)] = new
+            self.text[where] = new
+            self.cues.turn_of.setdefault(new, ti)
+
     def told_not_chosen(self) -> None:
         """A decision that tells rather than chooses (:data:`_TOLD_NOT_CHOSEN`: "Wait, the
         publisher milestone on the 30th explicitly lists the co-op lobby.", "My goal is to pass
@@ -4917,6 +5042,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
     reader.directive_alone()
+    reader.it_is_taken()
+    reader.that_taken()
     reader.options_named()
     reader.reasons_after()
     reader.no_decision_no_reason()
