@@ -108,8 +108,8 @@ class Recorder:
             rec["sscore"] = {s.key: s.score for s in out}
             return out
 
-        def session_turns(ctx: Any, sid: Any, n: int, cands: Any) -> Any:
-            out = o["_session_turns"](ctx, sid, n, cands)
+        def session_turns(ctx: Any, sid: Any, n: int, cands: Any, late: int = 0) -> Any:
+            out = o["_session_turns"](ctx, sid, n, cands, late)
             rec["stage2"][sid] = list(out)
             return out
 
@@ -117,9 +117,9 @@ class Recorder:
             rec["pool"] = [x.id for x in pool]
             return o["_spread"](ctx, pool, first, n)
 
-        def select(ctx: Any, pool: Any, n: int) -> Any:
+        def select(ctx: Any, pool: Any, n: int, late: Any = frozenset()) -> Any:
             rec.setdefault("pool", [x.id for x in pool])
-            out = o["_select"](ctx, pool, n)
+            out = o["_select"](ctx, pool, n, late)
             rec["head"] = [x.id for x in out]
             return out
 
