@@ -1168,6 +1168,19 @@ _ILL_LOOK = _goes_to("check|look|find out")
 """The asker's next words after a guessed answer going to look themselves ("Are we still on the
 fixed tariff with Corona Energy?" — "Ends in June I think, …" — "I'll look tonight") (session 39,
 :meth:`_Reader.still_open`)."""
+_HANDED_ON = re.compile(
+    r"\b(?:i'?ll|i will|will|let me|let'?s|(?:i|we)\s+(?:need|have|want)\s+to|i'?d\s+(?:need|have)\s+to)\s+"
+    r"(?:(?:have|need)\s+to\s+)?(?:check\s+with|talk\s+to|speak\s+to)\b|\blet'?s\s+ask\b|"
+    r"\bbefore\s+(?:we|i)\s+(?:decide|say\s+yes|agree|promise|sort|commit)\w*\b|"
+    r"\b(?:don'?t|do\s+not)\s+want\s+to\s+decide\b|"
+    r"\blet'?s\s+(?:talk\s+again|think\s+about\s+(?:that|this|it))\b",
+    re.IGNORECASE)
+"""A reply that hands what was asked on to someone to ask or to a later time, anywhere in its first
+three sentences ("That's Mum's call, not ours. I'll ask her quietly."; "I'll ask the garage what
+they'd pay for it before we decide anything"; "i don't want to decide that before the finds
+specialist has seen the Samian"; "Let's talk again when the quote's in"), or the asker's own
+words after the assistant's answer ("I'll check with Rosa, she wrote the policy."): the question
+stays open (session 41, :meth:`_Reader.handed_on`)."""
 _OFFERS = re.compile(
     r"^(?:(?:so|then|alternatively|otherwise)[,]?\s+)?(?:you\s+(?:could|can|might)|i\s+can|we\s+can|either)\s+"
     r"(?:either\s+)?(?P<what>.+)$", re.IGNORECASE)
@@ -3871,6 +3884,33 @@ class _Reader:
                 if (ti, si) not in self.cues.placed and not _ASKS.match(s) and len(_content(s)) >= 2:
                     self.put((ti, si), "open_questions", clean(s))
 
+    def handed_on(self) -> None:
+        """A participant's last question of a turn that one of the next two turns hands on
+        (:data:`_HANDED_ON`, in their first three sentences) stays open, read after :meth:`read`
+        (session 41). The rules before read the answer's first sentence; here the hand-on may
+        follow what the answer could say ("Colour would add about 40 an issue. …" — "I'll ask the
+        garage what they'd pay for it before we decide anything"), come from a third participant
+        or from the asker after the assistant's answer. The assistant's own words are not read
+        (its "Ask the vicar before you submit" is advice), nor an answer opening on yes or no, nor
+        a turn that decides something; a request ("Can you…?") is taken on, not left open."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            last = max((i for i, x in enumerate(turn.sentences) if x.endswith("?")), default=None)
+            if last is None or (ti, last) in self.cues.placed:
+                continue
+            s = turn.sentences[last]
+            if _ASKS.match(s) or len(_content(s)) < 2:
+                continue
+            replies = [k for k in range(ti + 1, min(ti + 3, len(self.turns))) if self.turns[k].role == "user"]
+            if not replies or any(self.decided_in(k) for k in replies):
+                continue
+            first = self.turns[ti + 1].sentences[:1] if ti + 1 < len(self.turns) else []
+            if first and _YES_OR_NO.match(first[0]):
+                continue
+            if any(_HANDED_ON.search(x) for k in replies for x in self.turns[k].sentences[:3]):
+                self.put((ti, last), "open_questions", clean(s))
+
     @staticmethod
     def maybe_then_check(answer: Sequence[str]) -> bool:
         """Whether an answer's first words are a maybe alone (:data:`_MAYBE_THEN`: "could be.",
@@ -5009,6 +5049,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.done_now()
         reader.not_ours()
         reader.still_open()
+        reader.handed_on()
         reader.options_open()
         reader.hedge_left()
         reader.sent_on()
