@@ -1181,6 +1181,23 @@ they'd pay for it before we decide anything"; "i don't want to decide that befor
 specialist has seen the Samian"; "Let's talk again when the quote's in"), or the asker's own
 words after the assistant's answer ("I'll check with Rosa, she wrote the policy."): the question
 stays open (session 41, :meth:`_Reader.handed_on`)."""
+_UNSURE_THAT = re.compile(
+    r"^(?:(?:ok(?:ay)?|hmm|well|honestly|and|but|also|though)[,.]?\s+)*(?:(?:i'?m|i am|we'?re|we are)\s+)?"
+    r"(?:(?:honestly|really|still|just)\s+)?not\s+(?:(?:really|yet|even|totally|entirely)\s+)?(?:sure|certain)\s+"
+    r"(?:that\s+)?(?P<q>(?!(?:whether|if|how|what|who|when|where|which|why|about|of|yet|either)\b)[a-z0-9£][^,;]+)",
+    re.IGNORECASE)
+"""An open question said as a statement the speaker is not sure of ("not sure we'd qualify as an
+independent", "I'm not sure the developer will add one for free.", "Not sure it's on our GitHub
+plan"): what is open is the clause after "sure", not the speaker's doubt (session 41,
+:meth:`_Reader.unsure_asked`). "Not sure whether…", "not sure about…" are read by ``_OPEN_WH``."""
+_SAID_ABOUT = re.compile(
+    r"\b(?:the|our|my|your|his|her|their)\s+(?:[\w-]+\s+){0,2}?[\w-]*[a-z]"
+    r"(?=\s+(?:has|have|had|is|are|was|were|needs?|keeps?)\b)", re.IGNORECASE)
+"""What a sentence is about: the noun phrase its verb follows ("the rescue board" in "while we're
+at it, the rescue board has a crack in the nose"); read by :meth:`_Reader.named_thing` (session 41)."""
+_IT_SAID = re.compile(r"^it('s|'d|'ll)?\b(?!\s+(?:depends|seems|looks)\b)", re.IGNORECASE)
+"""A clause about "it" ("it's on our GitHub plan", "it'd look good"): :meth:`_Reader.named_thing`
+names the thing (session 41); not "it depends", "it seems", which are about no thing."""
 _OFFERS = re.compile(
     r"^(?:(?:so|then|alternatively|otherwise)[,]?\s+)?(?:you\s+(?:could|can|might)|i\s+can|we\s+can|either)\s+"
     r"(?:either\s+)?(?P<what>.+)$", re.IGNORECASE)
@@ -3911,6 +3928,42 @@ class _Reader:
             if any(_HANDED_ON.search(x) for k in replies for x in self.turns[k].sentences[:3]):
                 self.put((ti, last), "open_questions", clean(s))
 
+    def unsure_asked(self) -> None:
+        """An open question kept in the words of a doubt that opens its sentence
+        (:data:`_UNSURE_THAT`: "I'm not sure the developer will add one for free.") is written
+        as the question it leaves ("Whether the developer will add one for free?"), as
+        :func:`_as_unknown` writes "not sure the depot has any left" (session 41). A doubt after
+        what the sentence says first ("Some sixth formers are 18, but I'm not sure it's
+        allowed") keeps its sentence: the first part names what the question is about."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "open_questions":
+                continue
+            found = _UNSURE_THAT.match(self.turns[where[0]].sentences[where[1]])
+            if found is None or len(_content(found.group("q"))) < 2:
+                continue
+            q = _TAIL.sub("", found.group("q").strip().rstrip(" .!?"))
+            q = re.sub(r",?\s+(?:tho|tbh|honestly|either)$", "", q, flags=re.IGNORECASE)
+            self.put(where, "open_questions", f"Whether {self.named_thing(where, q).rstrip(' .!?,')}?")
+
+    def named_thing(self, where: tuple[int, int], clause: str) -> str:
+        """``clause`` with what its "it" or "one" stands for named: "it's even worth fixing"
+        after "the rescue board has a crack in the nose" is "the rescue board is even worth
+        fixing"; "the developer will add one" after "The app doesn't have a weight field" is
+        "the developer will add a weight" (:meth:`resolve`). An "it" stands for what the nearest
+        sentence before that says something is about (:data:`_SAID_ABOUT`), or stays."""
+        it = _IT_SAID.match(clause)
+        if it is None:
+            return self.resolve(where, clause)
+        for s in self.earlier(*where):
+            if _content(s) <= _COURTESY:
+                continue  # "ok." names nothing
+            thing = _SAID_ABOUT.search(s)
+            if thing is None:
+                return clause
+            verb = {"'s": " is", "'d": " would", "'ll": " will"}.get((it.group(1) or "").lower(), "")
+            return thing.group(0).lower() + verb + clause[it.end():]
+        return clause
+
     @staticmethod
     def maybe_then_check(answer: Sequence[str]) -> bool:
         """Whether an answer's first words are a maybe alone (:data:`_MAYBE_THEN`: "could be.",
@@ -5088,4 +5141,5 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.options_named()
     reader.reasons_after()
     reader.no_decision_no_reason()
+    reader.unsure_asked()
     return reader.cues
