@@ -949,6 +949,8 @@ def _as_question(sentence: str) -> str:
         rest = rest[: remark.start()]  # "…, that's a separate headache": what the speaker thinks of it
     if len(_content(rest)) < 2:
         return clean(sentence)
+    rest = re.sub(r"^if\b", "whether", rest, flags=re.IGNORECASE)  # ("I don't know if they allow it"
+    # asks whether they do: no condition cut from its sentence, which the screen takes out, session 41)
     return rest[:1].upper() + rest[1:] + "?"
 
 
