@@ -3911,7 +3911,8 @@ class _Reader:
         garage what they'd pay for it before we decide anything"), come from a third participant
         or from the asker after the assistant's answer. The assistant's own words are not read
         (its "Ask the vicar before you submit" is advice), nor an answer opening on yes or no, nor
-        a turn that decides something; a request ("Can you…?") is taken on, not left open."""
+        a turn that decides something, nor a turn after one that says what else is not known
+        ("Also, we still don't know whether…"); a request ("Can you…?") is taken on, not left open."""
         for ti, turn in enumerate(self.turns):
             if turn.role != "user":
                 continue
@@ -3927,8 +3928,13 @@ class _Reader:
             first = self.turns[ti + 1].sentences[:1] if ti + 1 < len(self.turns) else []
             if first and _YES_OR_NO.match(first[0]):
                 continue
-            if any(_HANDED_ON.search(x) for k in replies for x in self.turns[k].sentences[:3]):
-                self.put((ti, last), "open_questions", clean(s))
+            for k in replies:
+                if any(_HANDED_ON.search(x) for x in self.turns[k].sentences[:3]):
+                    self.put((ti, last), "open_questions", clean(s))
+                    break
+                if any(f == "open_questions" and w[0] == k and not self.turns[k].sentences[w[1]].endswith("?")
+                       for w, f in self.cues.placed.items()):
+                    break  # "Also, we still don't know whether…": what is handed on after it is that
 
     def unsure_asked(self) -> None:
         """An open question kept in the words of a doubt that opens its sentence
