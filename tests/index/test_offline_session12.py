@@ -115,4 +115,5 @@ def test_an_open_statement_with_two_adverbs_is_the_question_it_leaves():
         "Ivo: The van is booked for Saturday at nine.",
         "Mia: We also still don't know if the lift takes a double mattress.",
     )
-    assert s.open_questions == ("If the lift takes a double mattress?",)
+    # (written "Whether …?" since session 41: "If …?" alone is a condition the screen takes out)
+    assert s.open_questions == ("Whether the lift takes a double mattress?",)

@@ -949,6 +949,8 @@ def _as_question(sentence: str) -> str:
         rest = rest[: remark.start()]  # "…, that's a separate headache": what the speaker thinks of it
     if len(_content(rest)) < 2:
         return clean(sentence)
+    rest = re.sub(r"^if\b", "whether", rest, flags=re.IGNORECASE)  # ("I don't know if they allow it"
+    # asks whether they do: no condition cut from its sentence, which the screen takes out, session 41)
     return rest[:1].upper() + rest[1:] + "?"
 
 
@@ -1168,6 +1170,36 @@ _ILL_LOOK = _goes_to("check|look|find out")
 """The asker's next words after a guessed answer going to look themselves ("Are we still on the
 fixed tariff with Corona Energy?" — "Ends in June I think, …" — "I'll look tonight") (session 39,
 :meth:`_Reader.still_open`)."""
+_HANDED_ON = re.compile(
+    r"\b(?:i'?ll|i will|will|let me|let'?s|(?:i|we)\s+(?:need|have|want)\s+to|i'?d\s+(?:need|have)\s+to)\s+"
+    r"(?:(?:have|need)\s+to\s+)?(?:check\s+with|talk\s+to|speak\s+to)\b|\blet'?s\s+ask\b|"
+    r"\bbefore\s+(?:we|i)\s+(?:decide|say\s+yes|agree|promise|sort|commit)\w*\b|"
+    r"\b(?:don'?t|do\s+not)\s+want\s+to\s+decide\b|"
+    r"\blet'?s\s+(?:talk\s+again|think\s+about\s+(?:that|this|it))\b",
+    re.IGNORECASE)
+"""A reply that hands what was asked on to someone to ask or to a later time, anywhere in its first
+three sentences ("That's Mum's call, not ours. I'll ask her quietly."; "I'll ask the garage what
+they'd pay for it before we decide anything"; "i don't want to decide that before the finds
+specialist has seen the Samian"; "Let's talk again when the quote's in"), or the asker's own
+words after the assistant's answer ("I'll check with Rosa, she wrote the policy."): the question
+stays open (session 41, :meth:`_Reader.handed_on`)."""
+_UNSURE_THAT = re.compile(
+    r"^(?:(?:ok(?:ay)?|hmm|well|honestly|and|but|also|though)[,.]?\s+)*(?:(?:i'?m|i am|we'?re|we are)\s+)?"
+    r"(?:(?:honestly|really|still|just)\s+)?not\s+(?:(?:really|yet|even|totally|entirely)\s+)?(?:sure|certain)\s+"
+    r"(?:that\s+)?(?P<q>(?!(?:whether|if|how|what|who|when|where|which|why|about|of|yet|either)\b)[a-z0-9£][^,;]+)",
+    re.IGNORECASE)
+"""An open question said as a statement the speaker is not sure of ("not sure we'd qualify as an
+independent", "I'm not sure the developer will add one for free.", "Not sure it's on our GitHub
+plan"): what is open is the clause after "sure", not the speaker's doubt (session 41,
+:meth:`_Reader.unsure_asked`). "Not sure whether…", "not sure about…" are read by ``_OPEN_WH``."""
+_SAID_ABOUT = re.compile(
+    r"\b(?:the|our|my|your|his|her|their)\s+(?:[\w-]+\s+){0,2}?[\w-]*[a-z]"
+    r"(?=\s+(?:has|have|had|is|are|was|were|needs?|keeps?)\b)", re.IGNORECASE)
+"""What a sentence is about: the noun phrase its verb follows ("the rescue board" in "while we're
+at it, the rescue board has a crack in the nose"); read by :meth:`_Reader.named_thing` (session 41)."""
+_IT_SAID = re.compile(r"^it('s|'d|'ll)?\b(?!\s+(?:depends|seems|looks)\b)", re.IGNORECASE)
+"""A clause about "it" ("it's on our GitHub plan", "it'd look good"): :meth:`_Reader.named_thing`
+names the thing (session 41); not "it depends", "it seems", which are about no thing."""
 _OFFERS = re.compile(
     r"^(?:(?:so|then|alternatively|otherwise)[,]?\s+)?(?:you\s+(?:could|can|might)|i\s+can|we\s+can|either)\s+"
     r"(?:either\s+)?(?P<what>.+)$", re.IGNORECASE)
@@ -3871,6 +3903,75 @@ class _Reader:
                 if (ti, si) not in self.cues.placed and not _ASKS.match(s) and len(_content(s)) >= 2:
                     self.put((ti, si), "open_questions", clean(s))
 
+    def handed_on(self) -> None:
+        """A participant's last question of a turn that one of the next two turns hands on
+        (:data:`_HANDED_ON`, in their first three sentences) stays open, read after :meth:`read`
+        (session 41). The rules before read the answer's first sentence; here the hand-on may
+        follow what the answer could say ("Colour would add about 40 an issue. …" — "I'll ask the
+        garage what they'd pay for it before we decide anything"), come from a third participant
+        or from the asker after the assistant's answer. The assistant's own words are not read
+        (its "Ask the vicar before you submit" is advice), nor an answer opening on yes or no, nor
+        a turn that decides something, nor a turn after one that says what else is not known
+        ("Also, we still don't know whether…"); a request ("Can you…?") is taken on, not left open."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            last = max((i for i, x in enumerate(turn.sentences) if x.endswith("?")), default=None)
+            if last is None or (ti, last) in self.cues.placed:
+                continue
+            s = turn.sentences[last]
+            if _ASKS.match(s) or len(_content(s)) < 2:
+                continue
+            replies = [k for k in range(ti + 1, min(ti + 3, len(self.turns))) if self.turns[k].role == "user"]
+            if not replies or any(self.decided_in(k) for k in replies):
+                continue
+            first = self.turns[ti + 1].sentences[:1] if ti + 1 < len(self.turns) else []
+            if first and _YES_OR_NO.match(first[0]):
+                continue
+            for k in replies:
+                if any(_HANDED_ON.search(x) for x in self.turns[k].sentences[:3]):
+                    self.put((ti, last), "open_questions", clean(s))
+                    break
+                if any(f == "open_questions" and w[0] == k and not self.turns[k].sentences[w[1]].endswith("?")
+                       for w, f in self.cues.placed.items()):
+                    break  # "Also, we still don't know whether…": what is handed on after it is that
+
+    def unsure_asked(self) -> None:
+        """An open question kept in the words of a doubt that opens its sentence
+        (:data:`_UNSURE_THAT`: "I'm not sure the developer will add one for free.") is written
+        as the question it leaves ("Whether the developer will add one for free?"), as
+        :func:`_as_unknown` writes "not sure the depot has any left" (session 41). A doubt after
+        what the sentence says first ("Some sixth formers are 18, but I'm not sure it's
+        allowed") keeps its sentence: the first part names what the question is about."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "open_questions":
+                continue
+            found = _UNSURE_THAT.match(self.turns[where[0]].sentences[where[1]])
+            if found is None or len(_content(found.group("q"))) < 2:
+                continue
+            q = _TAIL.sub("", found.group("q").strip().rstrip(" .!?"))
+            q = re.sub(r",?\s+(?:tho|tbh|honestly|either)$", "", q, flags=re.IGNORECASE)
+            self.put(where, "open_questions", f"Whether {self.named_thing(where, q).rstrip(' .!?,')}?")
+
+    def named_thing(self, where: tuple[int, int], clause: str) -> str:
+        """``clause`` with what its "it" or "one" stands for named: "it's even worth fixing"
+        after "the rescue board has a crack in the nose" is "the rescue board is even worth
+        fixing"; "the developer will add one" after "The app doesn't have a weight field" is
+        "the developer will add a weight" (:meth:`resolve`). An "it" stands for what the nearest
+        sentence before that says something is about (:data:`_SAID_ABOUT`), or stays."""
+        it = _IT_SAID.match(clause)
+        if it is None:
+            return self.resolve(where, clause)
+        for s in self.earlier(*where):
+            if _content(s) <= _COURTESY:
+                continue  # "ok." names nothing
+            thing = _SAID_ABOUT.search(s)
+            if thing is None:
+                return clause
+            verb = {"'s": " is", "'d": " would", "'ll": " will"}.get((it.group(1) or "").lower(), "")
+            return thing.group(0).lower() + verb + clause[it.end():]
+        return clause
+
     @staticmethod
     def maybe_then_check(answer: Sequence[str]) -> bool:
         """Whether an answer's first words are a maybe alone (:data:`_MAYBE_THEN`: "could be.",
@@ -5009,6 +5110,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.done_now()
         reader.not_ours()
         reader.still_open()
+        reader.handed_on()
         reader.options_open()
         reader.hedge_left()
         reader.sent_on()
@@ -5047,4 +5149,5 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.options_named()
     reader.reasons_after()
     reader.no_decision_no_reason()
+    reader.unsure_asked()
     return reader.cues
