@@ -64,3 +64,32 @@ def test_a_name_qualifying_a_thing_is_not_taken_for_a_longer_name(model):
         model=model)
     assert any("ferry" in d for d in summary.decisions), summary.decisions
     assert not any("Harbour Hotel" in d for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_question_put_to_someone_by_name_is_no_decision(model):
+    summary, _ = offline_summary(
+        "Pia: gig at the Bell next friday. 3 sets. our PA or the pub's?",
+        "Tom: ours, theirs hums",
+        "Ravi: fine but bring the small desk not the big one",
+        "Tom: ok small desk",
+        "Pia: ok. Tom are you driving the van or are we getting a taxi",
+        "Tom: driving",
+        model=model)
+    assert any("desk" in d.lower() for d in summary.decisions), summary.decisions
+    assert not any(d.startswith("Tom are you") for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_request_to_someone_by_name_is_no_decision(model):
+    summary, _ = offline_summary(
+        "Pia: debrief from the quiz night. we ran out of answer sheets in round 3",
+        "Tom: the box in the cupboard was half empty",
+        "Pia: right. so every quiz gets a full box of sheets checked the day before from now on",
+        "Ravi: the mic also cut out twice",
+        "Tom: the receiver is old, a new one is 300 and the committee would have to agree",
+        "Pia: lets not decide that tonight. Tom can you get a quote and find out who on the committee we ask",
+        "Tom: yep",
+        model=model)
+    assert any("sheets" in d for d in summary.decisions), summary.decisions
+    assert not any(d.startswith("Tom can you") for d in summary.decisions), summary.decisions

@@ -1862,6 +1862,11 @@ def _in_context(decision: str, opening: str) -> str:
     return f"{decision.rstrip('.')} — {_trim(clause, 100)}"
 
 
+_ASKS_SOMEONE = re.compile(r"(?:[A-Z][a-z]+,?\s+(?i:can|could|would|will|are|were|did|do|have)\s+you|"
+                           r"(?i:were|did|have)\s+(?i:you|they|anyone))\b")
+"""A question put to someone: "you" after a first word, most often their name ("Rhodri can you…",
+"Ibrahim, are you…"), or about what they did ("Were you at…", "Did anyone…")."""
+
 _NAME_RUN = re.compile(r"(?<![\w'’-])[A-Z0-9][\w’'-]*(?:\s+[A-Z0-9][\w’'-]*)*")
 """A run of capitalised words (or codes) in a decision: a name as the decision writes it."""
 
@@ -2221,9 +2226,11 @@ class OfflineIntelligence:
         # a choice named short is written with the name in full ("Brompton" -> "Brompton
         # Electric"), which says what it settles; a terse decision still saying nothing once
         # written out ("Same." answering an opening that was itself small talk) is no decision
+        # written with a question mark or not, a question put to someone ("Rhodri can you get a
+        # quote…", "Were you at the market…") asks them: it settles nothing
         names = [e.name for e in extraction.entities if e.type not in ("date", "reference")]
-        decisions = [x for d in cues.decisions
-                     if not says_nothing(x := _named_in_full(d, names) or _in_context(d, about))]
+        decisions = [x for d in cues.decisions if not _ASKS_SOMEONE.match(d)
+                     and not says_nothing(x := _named_in_full(d, names) or _in_context(d, about))]
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
         summary = SessionSummary(
             topic=_trim(topic, 160),
