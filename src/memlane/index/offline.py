@@ -1862,6 +1862,73 @@ def _in_context(decision: str, opening: str) -> str:
     return f"{decision.rstrip('.')} — {_trim(clause, 100)}"
 
 
+_ASKS_SOMEONE = re.compile(r"(?:[A-Z][a-z]+,?\s+(?i:can|could|would|will|are|were|did|do|have)\s+you|"
+                           r"(?i:were|did|have)\s+(?i:you|they|anyone))\b")
+"""A question put to someone: "you" after a first word, most often their name ("Rhodri can you…",
+"Ibrahim, are you…"), or about what they did ("Were you at…", "Did anyone…")."""
+
+_NAME_RUN = re.compile(r"(?<![\w'’-])[A-Z0-9][\w’'-]*(?:\s+[A-Z0-9][\w’'-]*)*")
+"""A run of capitalised words (or codes) in a decision: a name as the decision writes it."""
+
+
+def _named_in_full(decision: str, names: Sequence[str]) -> str | None:
+    """The decision with a name it writes short in full, when the conversation names one thing
+    so: "Brompton" taken up from "the Ribble or the Brompton Electric" is "Brompton Electric",
+    "Keep the Sportage" is "Keep the Kia Sportage". The advice a person takes up in a word names
+    the option in full elsewhere; the full name says what was chosen better than the opening
+    would. None when nothing is written short, or when the short name is part of several names,
+    or the longer one only adds a number ("Zigbee 20") or stands in quotes ("'Valley Wake-Up'").
+    A terse choice the cues wrote with the sentence that posed it ("Brompton — It's between the
+    Ribble Hybrid AL e and the Brompton Electric") is the full name alone."""
+    choice, posed, _ = decision.partition(" — ")
+    if posed:
+        full = _named_in_full(choice, names) if len(choice.split()) <= 3 else None
+        return full and full.rstrip(".") + "."
+    for run in _NAME_RUN.finditer(decision):
+        start, short = run.start(), run.group().rstrip("'’")
+        if decision[start - 1:start] in ("'", "‘", '"', "“"):
+            continue
+        if start == 0:  # the first word is capitalised as any: "Keep Halvorsen", "Museum."
+            first, _, rest = short.partition(" ")
+            if is_english_word(first.lower()):
+                if not rest:
+                    continue  # "Museum", "Regression" opening a sentence: a word, not a name
+                start, short = start + len(first) + 1, rest
+        if re.fullmatch(r"[A-Z]+(?: [A-Z]+)*", short) or not re.search(r"[A-Za-z]", short):
+            continue  # "ISO UK": letters of an abbreviation, which many names hold; "2", a number
+        fuller = {n for n in names if n != short and _holds_name(n, short) and n not in decision}
+        if len(fuller) != 1:
+            continue
+        full = fuller.pop()
+        if not re.search(r"[A-Za-z]{2}", full.replace(short, " ")):
+            continue
+        start, end = _spelled_out(decision, start, start + len(short), full)
+        then = re.match(r"\s+([a-z]+)\b", decision[end:])
+        if then and then.group(1) not in STOPWORDS:
+            continue  # "an Instagram post", "the Toton line": the name qualifies a thing, it is
+            # not the thing chosen ("Instagram Stories" would be another)
+        return decision[:start] + full + decision[end:]
+    return None
+
+
+def _spelled_out(decision: str, start: int, end: int, full: str) -> tuple[int, int]:
+    """Where ``full`` goes in ``decision`` for its words from ``start`` to ``end``, taking in
+    the words of ``full`` already beside them ("Methodist hall" -> "Kirkgate Methodist Hall",
+    not "Kirkgate Methodist Hall hall")."""
+    at = full.index(decision[start:end])
+    before, after = full[:at], full[at + end - start:]
+    if before and decision[:start].lower().endswith(before.lower()):
+        start -= len(before)
+    if after and decision[end:].lower().startswith(after.lower()):
+        end += len(after)
+    return start, end
+
+
+def _holds_name(full: str, short: str) -> bool:
+    """Whether the longer name ``full`` holds ``short`` as whole words."""
+    return re.search(rf"(?<![\w-]){re.escape(short)}(?![\w-])", full) is not None
+
+
 @lru_cache(maxsize=16384)
 def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     """What a capitalised phrase names, whatever the sentence around it: ``(name, kind,
@@ -2087,9 +2154,6 @@ class OfflineIntelligence:
         substantive = substantive or scored
         opening = next((x for x in substantive if x[3].role == "user"), None)
         about = opening[2] if opening and cues.placed.get((0, 0)) is None else ""
-        # a terse decision still saying nothing once written out ("Same." answering an
-        # opening that was itself small talk) is no decision
-        decisions = [x for d in cues.decisions if not says_nothing(x := _in_context(d, about))]
         rest = [x for x in substantive if x is not opening]
         best = ([opening] if opening else []) + sorted(rest, key=lambda x: (-x[0], x[1]))[:2]
         context = " ".join(_trim(s, 200) for _, _, s, _ in sorted(best, key=lambda x: x[1]))
@@ -2159,6 +2223,14 @@ class OfflineIntelligence:
                      and e.name.lower() not in items]
             if len(named) < len(extraction.entities):
                 extraction = replace(extraction, entities=tuple(named))
+        # a choice named short is written with the name in full ("Brompton" -> "Brompton
+        # Electric"), which says what it settles; a terse decision still saying nothing once
+        # written out ("Same." answering an opening that was itself small talk) is no decision
+        # written with a question mark or not, a question put to someone ("Rhodri can you get a
+        # quote…", "Were you at the market…") asks them: it settles nothing
+        names = [e.name for e in extraction.entities if e.type not in ("date", "reference")]
+        decisions = [x for d in cues.decisions if not _ASKS_SOMEONE.match(d)
+                     and not says_nothing(x := _named_in_full(d, names) or _in_context(d, about))]
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
         summary = SessionSummary(
             topic=_trim(topic, 160),
