@@ -1,0 +1,32 @@
+"""Session 41's cheap tests before the offline summarizer's patterns (issue #17, the speed)
+pass every text a pattern finds something in, so no output changes.
+
+Each gate is a necessary condition of its pattern's match; hypothesis draws texts from pieces
+the patterns look at. ``tools/summary_dump.py --check`` holds whole summaries to the same output.
+"""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.index import offline
+
+WORK_PIECES = st.sampled_from(["article", "Article", "DOCS", "wiki", "RFC-021", "AB-7", ",", ", ", ",  ",
+                               ",\n", ",\u00a0", "'", '"', "‘", "“", "’", "”", "Gene lists", "Re-pairing",
+                               "NC500 draft 3", " ", ".", "?", "the", "x"])
+WORK_TEXTS = st.lists(WORK_PIECES, max_size=14).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(WORK_TEXTS)
+def test_a_named_work_is_never_passed_over(text: str) -> None:
+    if offline._NAMED_WORK.search(text) is not None:
+        assert offline._NAMED_WORK_GUARD.search(text) is not None
+
+
+def test_a_named_work_is_still_read_and_a_plain_turn_is_passed_over() -> None:
+    said = "I'll write a help article, 'Re-pairing your Stride after 3.2.0', tonight."
+    assert "Re-pairing your Stride after 3.2.0" in set(offline._references(said))
+    # what the gate is for: apostrophes and commas, but no quote opening after a comma
+    plain = "I'm not sure, but it's fine if you'd rather wait."
+    assert offline._NAMED_WORK_GUARD.search(plain) is None
+    assert offline._NAMED_WORK_GUARD.search("the wiki,\n“Gene lists and Excel”") is not None
