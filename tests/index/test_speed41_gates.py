@@ -8,7 +8,7 @@ the patterns look at. ``tools/summary_dump.py --check`` holds whole summaries to
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlane.index import offline
+from memlane.index import cues, offline
 
 WORK_PIECES = st.sampled_from(["article", "Article", "DOCS", "wiki", "RFC-021", "AB-7", ",", ", ", ",  ",
                                ",\n", ",\u00a0", "'", '"', "‘", "“", "’", "”", "Gene lists", "Re-pairing",
@@ -30,3 +30,24 @@ def test_a_named_work_is_still_read_and_a_plain_turn_is_passed_over() -> None:
     plain = "I'm not sure, but it's fine if you'd rather wait."
     assert offline._NAMED_WORK_GUARD.search(plain) is None
     assert offline._NAMED_WORK_GUARD.search("the wiki,\n“Gene lists and Excel”") is not None
+
+
+TALK_PIECES = st.sampled_from(["I", "i", "we'll", "We will", "I'll", "ill", " ", "  ", "\n", "need", "HAVE",
+                               "must", "'ll need", "to", "talk", "TALK", "Talk", "before we decide", "DECIDE",
+                               "let me", "ask", "aſk", "talK", "tal\u212a", "my", "our", "x", ".", "é"])
+TALK_TEXTS = st.lists(TALK_PIECES, max_size=12).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(TALK_TEXTS)
+def test_talking_first_is_the_pattern(text: str) -> None:
+    assert cues._talks_first(text) == (cues._TALK_FIRST.search(text) is not None)
+
+
+def test_talking_first_is_read_and_a_plain_sentence_is_passed_over() -> None:
+    assert cues._talks_first("I need to talk to Gareth properly before we decide anything.")
+    assert cues._talks_first("Let me ask my wife which she prefers.")
+    assert cues._talks_first("I'll NEED TO TALK it over")
+    assert not cues._talks_first("We could meet on Tuesday after lunch.")
+    assert not cues._talks_first("I need to think about it.")
+
