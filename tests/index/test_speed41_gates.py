@@ -51,3 +51,25 @@ def test_talking_first_is_read_and_a_plain_sentence_is_passed_over() -> None:
     assert not cues._talks_first("We could meet on Tuesday after lunch.")
     assert not cues._talks_first("I need to think about it.")
 
+
+CODE_PIECES = st.sampled_from(["4f1c9e2", "3f9a", "c1", "ab", "12", "0x", "#", "-", "/", ".", "Recipe", "Check",
+                               "cook", "Time", "on", "Resume", "(", " ", "é", "\u0663", "ﬀ", "A", "g", "9"])
+CODE_TEXTS = st.lists(CODE_PIECES, max_size=12).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(CODE_TEXTS)
+def test_a_hash_and_a_member_are_never_passed_over(text: str) -> None:
+    if offline._HEX_ID.search(text) is not None:
+        assert offline._may_hold_hex(text)
+    if offline._MEMBER.search(text) is not None:
+        assert offline._MEMBER_GUARD.search(text) is not None
+
+
+def test_a_hash_and_a_member_are_still_read_and_a_plain_turn_is_passed_over() -> None:
+    said = "Revert 4f1c9e2 first, then check Recipe.cookTime is set."
+    assert {"4f1c9e2", "Recipe.cookTime"} <= set(offline._references(said))
+    plain = "We could meet on Tuesday after lunch. Bring the cafe receipts."
+    assert not offline._may_hold_hex(plain)
+    assert offline._MEMBER_GUARD.search(plain) is None
+

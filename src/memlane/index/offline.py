@@ -535,6 +535,15 @@ _HEX_ID = re.compile(r"(?<![\w/.:#@$~-])(?=[0-9a-f]*[a-f][0-9a-f]*[a-f])(?=[0-9a
 "9f3c2a"): a commit, a submission or a lock named by its hash, which a reader looks up (session 39;
 on every development set each such name is a labelled reference, 4 of 4); not a colour ("#ff5733")
 nor a part of a longer name ("0x1f2e3d", "a3f-9c21")."""
+_HEX_CHARS = bytes(104 if 48 <= b <= 57 or 97 <= b <= 102 else 32 for b in range(256))
+"""A byte table writing "h" for ``[0-9a-f]`` and a blank for anything else."""
+
+
+def _may_hold_hex(text: str) -> bool:
+    """Whether :data:`_HEX_ID` may match ``text``: plain ASCII text without six of ``[0-9a-f]``
+    in a row (found by a byte translation and ``in``: almost every turn) is not searched with the
+    pattern, whose look-behind and look-aheads run at every character (session 41, the cost)."""
+    return not text.isascii() or b"hhhhhh" in text.encode("ascii").translate(_HEX_CHARS)
 
 
 _GIT_REMOTE = re.compile(r"(?<![\w.+-])git@[\w-]+(?:\.[\w-]+)+:[\w-][\w.-]*(?:/[\w.-]*[\w-])+")
@@ -577,6 +586,9 @@ _MEMBER = re.compile(r"(?<![\w./-])[A-Z][a-z]\w*\.[a-z]+[A-Z][A-Za-z0-9]*(?![\w(
 """A type's member named in camel case ("Recipe.cookTime", "CheckoutFragment.onResume"): a field or a
 method a reader finds in the code (session 39; on every development set 2 of 3 such names are labelled
 references); not a call with its brackets, nor a longer dotted name."""
+_MEMBER_GUARD = re.compile(r"\.[a-z]+[A-Z]")
+"""A dot, small letters and a capital, which every :data:`_MEMBER` match holds: a turn without
+them is not searched with it, whose look-behind runs at every character (session 41, the cost)."""
 
 
 _NAMED_WORK = re.compile(r"(?:\b(?i:article|page|wiki|docs?|document|post|guide|paper|talk|deck|sheet|thread|chapter|essay)"
@@ -716,10 +728,11 @@ def _references(text: str) -> Iterator[str]:
             yield from _PHONE.findall(text)
         if "/" in text:  # session 39's kind
             yield from _SLASHED_KEY.findall(text)
-        yield from _HEX_ID.findall(text)  # session 39's kind
+        if _may_hold_hex(text):  # session 39's kind
+            yield from _HEX_ID.findall(text)
         if any(map(text.__contains__, _STANDARD_BODIES)):  # session 39's kind
             yield from _standards(text)
-    if "." in text:  # session 39's kind: turns only
+    if "." in text and _MEMBER_GUARD.search(text):  # session 39's kind: turns only
         yield from _MEMBER.findall(text)
     if "git@" in text:  # session 39's kinds: turns only
         yield from _GIT_REMOTE.findall(text)
