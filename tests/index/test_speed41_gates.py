@@ -73,3 +73,20 @@ def test_a_hash_and_a_member_are_still_read_and_a_plain_turn_is_passed_over() ->
     assert not offline._may_hold_hex(plain)
     assert offline._MEMBER_GUARD.search(plain) is None
 
+
+PERSON_PIECES = st.sampled_from(["i", "I", "my", "MY", "My", "i'm", "I'M", "im", "mine", "hi", "myth", "_", "_i",
+                                 "2", " ", ",", "'", "-", "\n", "ı", "İ", "é", "x", "(", "Ai"])
+PERSON_TEXTS = st.lists(PERSON_PIECES, max_size=10).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(PERSON_TEXTS)
+def test_the_first_person_test_is_the_pattern(text: str) -> None:
+    assert offline._first_person(text) == (offline._FIRST_PERSON_CUE.search(text) is not None)
+
+
+def test_the_first_person_is_found_in_a_sentence() -> None:
+    assert offline._first_person("Honestly, I think so.")
+    assert offline._first_person("(my sister's) flat")
+    assert offline._first_person("OK I'M in")
+    assert not offline._first_person("Mind the gap; hi there, Mya_i.")

@@ -1240,6 +1240,22 @@ pattern runs: most sentences need only a few of the eighteen scans."""
 _FACT_WORDS = tuple(dict.fromkeys(w for guard in _FACT_GUARDS for w in guard))
 """Each guard word once: looked for once per sentence, not once per pattern."""
 _FIRST_PERSON_CUE = re.compile(r"\b(?:i|my|i'm)\b", re.IGNORECASE)
+_WORD_BYTES = bytes(b + 32 if 65 <= b <= 90 else b if 97 <= b <= 122 or 48 <= b <= 57 or b == 95 else 32
+                    for b in range(256))
+"""A byte table keeping ``\\w``'s ASCII characters, capitals lower-cased, and writing a blank for anything else."""
+
+
+def _first_person(sentence: str) -> bool:
+    """Whether :data:`_FIRST_PERSON_CUE` finds "i", "my" or "i'm" in ``sentence``. In plain ASCII
+    text its words, lower-cased by a byte translation, are looked at for "i" or "my" ("i'm" holds
+    "i" as a word), cheaper than the case-blind pattern's ``\\b`` tried at every character
+    (session 41, the cost)."""
+    if sentence.isascii():
+        words = b" " + sentence.encode("ascii").translate(_WORD_BYTES) + b" "
+        return b" i " in words or b" my " in words
+    return _FIRST_PERSON_CUE.search(sentence) is not None
+
+
 _ORG_BEFORE = re.compile(r"\b(work at|works at|working at|work for|works for|joined)\s*$")
 _PLACE_BEFORE = re.compile(r"\b(in|to|from|at|near|visit|visited|moved to)\s+(?:the\s+)?$")
 _PET_BEFORE = re.compile(r"\b(" + "|".join(_PETS) + r")\s*$")
@@ -2267,7 +2283,7 @@ class OfflineIntelligence:
                 continue
             if may_state(s):
                 stated.append((m, s))
-            if _FIRST_PERSON_CUE.search(s) is None:
+            if not _first_person(s):
                 continue
             me = speaker_subject(m)
             for f in self._facts(s, m.seq, me):
