@@ -535,6 +535,15 @@ _HEX_ID = re.compile(r"(?<![\w/.:#@$~-])(?=[0-9a-f]*[a-f][0-9a-f]*[a-f])(?=[0-9a
 "9f3c2a"): a commit, a submission or a lock named by its hash, which a reader looks up (session 39;
 on every development set each such name is a labelled reference, 4 of 4); not a colour ("#ff5733")
 nor a part of a longer name ("0x1f2e3d", "a3f-9c21")."""
+_HEX_CHARS = bytes(104 if 48 <= b <= 57 or 97 <= b <= 102 else 32 for b in range(256))
+"""A byte table writing "h" for ``[0-9a-f]`` and a blank for anything else."""
+
+
+def _may_hold_hex(text: str) -> bool:
+    """Whether :data:`_HEX_ID` may match ``text``: plain ASCII text without six of ``[0-9a-f]``
+    in a row (found by a byte translation and ``in``: almost every turn) is not searched with the
+    pattern, whose look-behind and look-aheads run at every character (session 41, the cost)."""
+    return not text.isascii() or b"hhhhhh" in text.encode("ascii").translate(_HEX_CHARS)
 
 
 _GIT_REMOTE = re.compile(r"(?<![\w.+-])git@[\w-]+(?:\.[\w-]+)+:[\w-][\w.-]*(?:/[\w.-]*[\w-])+")
@@ -577,6 +586,9 @@ _MEMBER = re.compile(r"(?<![\w./-])[A-Z][a-z]\w*\.[a-z]+[A-Z][A-Za-z0-9]*(?![\w(
 """A type's member named in camel case ("Recipe.cookTime", "CheckoutFragment.onResume"): a field or a
 method a reader finds in the code (session 39; on every development set 2 of 3 such names are labelled
 references); not a call with its brackets, nor a longer dotted name."""
+_MEMBER_GUARD = re.compile(r"\.[a-z]+[A-Z]")
+"""A dot, small letters and a capital, which every :data:`_MEMBER` match holds: a turn without
+them is not searched with it, whose look-behind runs at every character (session 41, the cost)."""
 
 
 _NAMED_WORK = re.compile(r"(?:\b(?i:article|page|wiki|docs?|document|post|guide|paper|talk|deck|sheet|thread|chapter|essay)"
@@ -586,6 +598,10 @@ _NAMED_WORK = re.compile(r"(?:\b(?i:article|page|wiki|docs?|document|post|guide|
 Docs, 'NC500 draft 3'", "RFC-021, 'Rewriting the PDF renderer in Rust'"): its title, in words of
 either case, which :func:`_quoted_title` wants capitalised (session 39; on every development set 4
 of 4 such titles are labelled references)."""
+_NAMED_WORK_GUARD = re.compile(r",\s+['\"‘“]")
+"""A comma, blanks and an opening quote, which every :data:`_NAMED_WORK` match holds: a turn
+without them is not searched with it, whose case-blind kinds are tried at every character (a
+seventh of the references' time on LongMemEval's sessions; session 41, the cost)."""
 
 
 def _acts(text: str) -> Iterator[str]:
@@ -712,10 +728,11 @@ def _references(text: str) -> Iterator[str]:
             yield from _PHONE.findall(text)
         if "/" in text:  # session 39's kind
             yield from _SLASHED_KEY.findall(text)
-        yield from _HEX_ID.findall(text)  # session 39's kind
+        if _may_hold_hex(text):  # session 39's kind
+            yield from _HEX_ID.findall(text)
         if any(map(text.__contains__, _STANDARD_BODIES)):  # session 39's kind
             yield from _standards(text)
-    if "." in text:  # session 39's kind: turns only
+    if "." in text and _MEMBER_GUARD.search(text):  # session 39's kind: turns only
         yield from _MEMBER.findall(text)
     if "git@" in text:  # session 39's kinds: turns only
         yield from _GIT_REMOTE.findall(text)
@@ -769,7 +786,7 @@ def _references(text: str) -> Iterator[str]:
     if " #" in text:
         yield from _CHANNEL.findall(text)
     if "'" in text or '"' in text or "‘" in text or "“" in text:  # session 17's kind
-        if ", " in text:  # session 39's kind
+        if ", " in text and _NAMED_WORK_GUARD.search(text):  # session 39's kind
             yield from _NAMED_WORK.findall(text)
         if _QUOTE_CAPITAL.search(text):
             yield from (q.rstrip(",.;:!?") for q in _QUOTED.findall(text) if _quoted_title(q))
@@ -1223,6 +1240,22 @@ pattern runs: most sentences need only a few of the eighteen scans."""
 _FACT_WORDS = tuple(dict.fromkeys(w for guard in _FACT_GUARDS for w in guard))
 """Each guard word once: looked for once per sentence, not once per pattern."""
 _FIRST_PERSON_CUE = re.compile(r"\b(?:i|my|i'm)\b", re.IGNORECASE)
+_WORD_BYTES = bytes(b + 32 if 65 <= b <= 90 else b if 97 <= b <= 122 or 48 <= b <= 57 or b == 95 else 32
+                    for b in range(256))
+"""A byte table keeping ``\\w``'s ASCII characters, capitals lower-cased, and writing a blank for anything else."""
+
+
+def _first_person(sentence: str) -> bool:
+    """Whether :data:`_FIRST_PERSON_CUE` finds "i", "my" or "i'm" in ``sentence``. In plain ASCII
+    text its words, lower-cased by a byte translation, are looked at for "i" or "my" ("i'm" holds
+    "i" as a word), cheaper than the case-blind pattern's ``\\b`` tried at every character
+    (session 41, the cost)."""
+    if sentence.isascii():
+        words = b" " + sentence.encode("ascii").translate(_WORD_BYTES) + b" "
+        return b" i " in words or b" my " in words
+    return _FIRST_PERSON_CUE.search(sentence) is not None
+
+
 _ORG_BEFORE = re.compile(r"\b(work at|works at|working at|work for|works for|joined)\s*$")
 _PLACE_BEFORE = re.compile(r"\b(in|to|from|at|near|visit|visited|moved to)\s+(?:the\s+)?$")
 _PET_BEFORE = re.compile(r"\b(" + "|".join(_PETS) + r")\s*$")
@@ -2322,7 +2355,7 @@ class OfflineIntelligence:
                 continue
             if may_state(s):
                 stated.append((m, s))
-            if _FIRST_PERSON_CUE.search(s) is None:
+            if not _first_person(s):
                 continue
             me = speaker_subject(m)
             for f in self._facts(s, m.seq, me):
