@@ -20,7 +20,7 @@ ranking that an English word spells but that no ``.py`` file of Python's standar
 (``--stdlib``, the running Python's by default; its tests left out) uses as a word: "pandas",
 "tenacity", "celery", "pendulum", not "build", "retry", "requests", "six" (session 19). The
 offline backend reads them as entities only in a conversation about software. The lists written
-by hand below them there (``TOOLS``, session 40) are kept as they are.
+by hand below them there (``TOOLS``, ``SERVICES``) are kept as they are.
 """
 
 from __future__ import annotations
@@ -41,8 +41,9 @@ _HAND_WRITTEN = "\nTOOLS = frozenset(("
 
 
 def hand_written(path: str) -> str:
-    """The lists written by hand below the generated one in ``path`` (``TOOLS``, session 40;
-    session 41 moved it there from ``offline.py``), so that a new run keeps them."""
+    """The lists written by hand below the generated one in ``path``, from ``TOOLS`` on (the tools,
+    session 40, moved there from ``offline.py`` in session 41; the services, session 41), so that
+    a new run keeps them."""
     text = Path(path).read_text("utf-8") if Path(path).exists() else ""
     at = text.find(_HAND_WRITTEN)
     return text[at:] if at >= 0 else ""
@@ -110,8 +111,8 @@ def main() -> None:
         "wbritish-large) and no word of the standard library's sources (its tests left out), which\n"
         "is the vocabulary of code (\"build\", \"retry\", \"schema\", \"requests\", \"six\" are left out;\n"
         "\"pandas\", \"tenacity\", \"celery\" stay). Written by ``tools/software_names.py``\n"
-        "(docs/summary-eval.md, session 19); not from the labelled sets. Below them, :data:`TOOLS`,\n"
-        "written by hand (session 40), which a new run of the tool keeps.",
+        "(docs/summary-eval.md, session 19); not from the labelled sets. Below them, :data:`TOOLS` and\n"
+        ":data:`SERVICES`, written by hand (sessions 40 and 41), which a new run of the tool keeps.",
         "SOFTWARE_WORDS", [n for n in names(a.ranking, a.top, words, keep=True) if n not in code],
         "most downloaded first", hand_written(a.words_out))
 

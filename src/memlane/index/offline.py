@@ -38,7 +38,7 @@ from memlane.index.people import (
 from memlane.index.englishwords import is_english_word
 from memlane.index.propernames import PROPER_NAMES
 from memlane.index.software import SOFTWARE
-from memlane.index.software_words import SOFTWARE_WORDS, TOOLS
+from memlane.index.software_words import SERVICES, SOFTWARE_WORDS, TOOLS
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
     Entity,
@@ -980,8 +980,9 @@ _LOWER_RUNS = re.compile(r"[a-z][a-z0-9_-]*")
 """Every run a :data:`_SOFTWARE_WORD` match can be (what may stand before or after one is
 none of these characters), so a sentence none of whose runs is a listed name is not searched
 with it: most sentences, at half the cost."""
-_SOFTWARE_ANY = SOFTWARE | SOFTWARE_WORDS | TOOLS
-"""The lists of package and tool names, so that a sentence's runs are looked up in one set (session 21)."""
+_SOFTWARE_ANY = SOFTWARE | SOFTWARE_WORDS | TOOLS | SERVICES
+"""The lists of package, tool and service names, so that a sentence's runs are looked up in one set
+(session 21; the services, session 41)."""
 _SOFTWARE_ANY_BYTES = frozenset(w.encode("utf-8") for w in _SOFTWARE_ANY)
 _RUN_CHARS = bytes(b if 97 <= b <= 122 or 48 <= b <= 57 or b in (45, 95) else 32 for b in range(256))
 """A byte table keeping ``[a-z0-9_-]`` and writing a blank for anything else."""
@@ -998,6 +999,18 @@ def _may_name_software(sentence: str) -> bool:
         runs = sentence.encode("ascii").translate(_RUN_CHARS).split()
         return not _SOFTWARE_ANY_BYTES.isdisjoint(map(bytes.lstrip, runs, repeat(b"0123456789-_")))
     return not _SOFTWARE_ANY.isdisjoint(_LOWER_RUNS.findall(sentence))
+
+
+_ARTICLE_BEFORE = re.compile(r"(?:^|\s)(?:the|an?) $")
+_CLAUSE_END = re.compile(r"\s*(?:[.,;:!?)]|$)")
+
+
+def _common_noun(sentence: str, start: int, end: int) -> bool:
+    """Whether a service's name at ``start:end`` is said as a common noun: after an article, with
+    the clause ending after it ("waiting for the uber.", "might just do the parkrun"), a ride or a
+    run, not the service; "the giffgaff SIM", "on italki" keep the name (session 41)."""
+    return (_ARTICLE_BEFORE.search(sentence, max(0, start - 5), start) is not None
+            and _CLAUSE_END.match(sentence, end) is not None)
 
 
 def _lower_upper(sentence: str) -> bool:
@@ -2516,13 +2529,16 @@ class OfflineIntelligence:
                     if name not in STOPWORDS and name not in _FILLER and name not in given:
                         given.add(name)
                         out.append(Entity(name, "name", said or _trim(sentence, 120)))
-        for name in (() if not _may_name_software(sentence) else _SOFTWARE_WORD.findall(sentence)):
+        for found in (() if not _may_name_software(sentence) else _SOFTWARE_WORD.finditer(sentence)):
             # "structlog", "httpx", "pytest-xdist": a well-known package's name written in lower
             # case, which no English word spells (tools/software_names.py) (session 17); "pandas",
             # "tenacity": one an English word spells but code does not, a name only in a
             # conversation about software (``_extract``) (session 19)
+            name = found.group()
             if name in SOFTWARE or name in TOOLS:  # "nginx", "pg_dump" (session 40)
                 out.append(Entity(name, "name", said or _trim(sentence, 120)))
+            elif name in SERVICES and not _common_noun(sentence, found.start(), found.end()):
+                out.append(Entity(name, "name", said or _trim(sentence, 120)))  # "parkrun", "giffgaff" (session 41)
             elif name in SOFTWARE_WORDS and name not in given:
                 out.append(Entity(name, _PACKAGE_WORD, said or _trim(sentence, 120)))
         return out

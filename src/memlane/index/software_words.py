@@ -4,8 +4,8 @@ snapshot of its ranking) that are words of Debian's English word lists (wamerica
 wbritish-large) and no word of the standard library's sources (its tests left out), which
 is the vocabulary of code ("build", "retry", "schema", "requests", "six" are left out;
 "pandas", "tenacity", "celery" stay). Written by ``tools/software_names.py``
-(docs/summary-eval.md, session 19); not from the labelled sets. Below them, :data:`TOOLS`,
-written by hand (session 40), which a new run of the tool keeps."""
+(docs/summary-eval.md, session 19); not from the labelled sets. Below them, :data:`TOOLS` and
+:data:`SERVICES`, written by hand (sessions 40 and 41), which a new run of the tool keeps."""
 
 SOFTWARE_WORDS = frozenset((
     "cryptography pandas pillow greenlet tenacity wrapt hatchling ruff docker keyring tabulate flask "
@@ -52,3 +52,21 @@ named in code talk ("nginx", "pnpm", "rsync", "pg_dump", "cert-manager", "tokio"
 Written by hand from general knowledge, by kind of tool, not from the labelled sets; English
 words ("git", "helm", "curl", "terraform"), names of two letters ("jq", "uv"), and names said as
 common nouns ("a cron job", "a crontab", "naive datetimes") left out (session 40)."""
+
+SERVICES = frozenset((
+    "whatsapp instagram tiktok snapchat pinterest linkedin youtube reddit mumsnet facebook skype "
+    "facetime netflix iplayer hulu spotify deezer bandcamp soundcloud mixcloud goodreads letterboxd "
+    "ebay asos etsy vinted depop ocado argos screwfix wickes tesco webuyanycar autotrader cazoo "
+    "paypal venmo monzo revolut klarna clearpay airbnb expedia tripadvisor ryanair easyjet uber lyft "
+    "deliveroo ubereats skyscanner trainline citymapper zoopla rightmove onthemarket gmail hotmail "
+    "dropbox onedrive icloud bitbucket figma canva trello asana mailchimp substack listmonk "
+    "jamovi rstudio italki preply busuu memrise duolingo wanikani anki parkrun strava komoot zwift "
+    "lichess garmin giffgaff lebara voxi accurx "
+).split())
+"""Well-known sites, apps and services of everyday life that no English word spells, as people
+type them in lower case, or as they style themselves so ("giffgaff", "parkrun", "italki"):
+social networks and messaging, video, music and books, shops and selling, money, travel and
+homes, mail and files, work tools, learning and sport, mobile networks, a doctor's messaging.
+Written by hand from general knowledge, by kind of service, not from the labelled sets; English
+words ("google", "amazon", "slack", "zoom", "notion", "twitter") left out, and "github", whose
+lower-case use is mostly its product "GitHub Actions" ("our github actions workflow") (session 41)."""
