@@ -50,14 +50,3 @@ def test_the_services_list_holds_no_english_word_nor_a_name_listed_already():
     assert all(len(n) > 2 for n in SERVICES)
     assert not SERVICES & (SOFTWARE | SOFTWARE_WORDS | TOOLS)
     assert SERVICES <= _SOFTWARE_ANY
-
-
-@pytest.mark.parametrize("model", MODELS)
-def test_a_lower_lead_names_version_in_parts_stays_with_it(model):
-    names = offline_names(
-        "Marta: the crash only shows on iOS 17.4 so far, and on watchOS 10.2 once.",
-        "Yusuf: then we book a tutor on iTalki 3–4 times a week; my iPhone 15 is fine.",
-        model=model,
-    )
-    assert {"iOS 17.4", "watchOS 10.2", "iTalki", "iPhone 15"} <= names
-    assert not {"iOS", "watchOS", "iTalki 3"} & names

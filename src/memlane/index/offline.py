@@ -962,12 +962,11 @@ def _headline(sentence: str) -> bool:
 
 _LOWER_LEAD = re.compile(r"(?<![\w./:@#-])(?!(?:on|use|get|set|for|is|has|to|add|new|put|del|run|can)[A-Z])"
                          r"(?:[a-z]{1,3}[A-Z][a-z]{2,}[A-Za-z]*|(?:i|mac|tv|watch|iPad|vision)OS)\b(?![.(/:-]\w)"
-                         r"(?: \d{1,2}(?:\.\d{1,2}){0,2}\b(?![.,:/–-]\d))?")
+                         r"(?: \d{1,2}\b(?![.,:/–-]\d))?")
 """A name opening with a short lower-case prefix before a capitalised word ("iPhone", "eBay",
 "bioRxiv"): a product or a site, not a word the capitalised-phrase scan can see; not code named
 by what it does ("onClick", "useState", "getUser", "forEach") (session 13); its version is a number not
-opening a range ("iPhone 15", not "iTalki 3–4 times", session 21), in parts too ("iOS 17.2", whole,
-not "iOS" alone; session 41)."""
+opening a range ("iPhone 15", not "iTalki 3–4 times", session 21)."""
 _LOWER_UPPER = re.compile(r"[a-z][A-Z]")
 """A lower-case letter just before a capital, which every :data:`_LOWER_LEAD` match holds
 ("iP" of "iPhone", "iO" of "iOS"): a sentence without one is not searched with it (session 21,
