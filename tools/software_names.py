@@ -19,7 +19,8 @@ It also writes ``src/memlane/index/software_words.py`` (``--words-out``): the na
 ranking that an English word spells but that no ``.py`` file of Python's standard library
 (``--stdlib``, the running Python's by default; its tests left out) uses as a word: "pandas",
 "tenacity", "celery", "pendulum", not "build", "retry", "requests", "six" (session 19). The
-offline backend reads them as entities only in a conversation about software.
+offline backend reads them as entities only in a conversation about software. The lists written
+by hand below them there (``TOOLS``, ``SERVICES``) are kept as they are.
 """
 
 from __future__ import annotations
@@ -36,6 +37,16 @@ _NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _OUT = Path(__file__).resolve().parent.parent / "src" / "memlane" / "index" / "software.py"
 _WORDS_OUT = _OUT.with_name("software_words.py")
 _WORD_RUN = re.compile(r"[a-z][a-z0-9]+")
+_HAND_WRITTEN = "\nTOOLS = frozenset(("
+
+
+def hand_written(path: str) -> str:
+    """The lists written by hand below the generated one in ``path``, from ``TOOLS`` on (the tools,
+    session 40, moved there from ``offline.py`` in session 41; the services, session 41), so that
+    a new run keeps them."""
+    text = Path(path).read_text("utf-8") if Path(path).exists() else ""
+    at = text.find(_HAND_WRITTEN)
+    return text[at:] if at >= 0 else ""
 
 
 def english(paths: list[str]) -> set[str]:
@@ -100,9 +111,10 @@ def main() -> None:
         "wbritish-large) and no word of the standard library's sources (its tests left out), which\n"
         "is the vocabulary of code (\"build\", \"retry\", \"schema\", \"requests\", \"six\" are left out;\n"
         "\"pandas\", \"tenacity\", \"celery\" stay). Written by ``tools/software_names.py``\n"
-        "(docs/summary-eval.md, session 19); not from the labelled sets.",
+        "(docs/summary-eval.md, session 19); not from the labelled sets. Below them, :data:`TOOLS` and\n"
+        ":data:`SERVICES`, written by hand (sessions 40 and 41), which a new run of the tool keeps.",
         "SOFTWARE_WORDS", [n for n in names(a.ranking, a.top, words, keep=True) if n not in code],
-        "most downloaded first")
+        "most downloaded first", hand_written(a.words_out))
 
 
 if __name__ == "__main__":

@@ -18,9 +18,11 @@ def entries(paths: Sequence[str]) -> list[str]:
     return out
 
 
-def write_names_module(out: str | Path, doc: str, name: str, listed: Sequence[str], order: str) -> None:
+def write_names_module(out: str | Path, doc: str, name: str, listed: Sequence[str], order: str,
+                       tail: str = "") -> None:
     """Write ``name = frozenset((...).split())`` with ``listed`` wrapped at 96 columns under
-    the module docstring ``doc``; ``order`` says how the names are ordered."""
+    the module docstring ``doc``; ``order`` says how the names are ordered; ``tail``, lists
+    written by hand, follows it unchanged."""
     lines, line = [], ""
     for n in listed:
         if len(line) + len(n) + 1 > 96:
@@ -30,5 +32,5 @@ def write_names_module(out: str | Path, doc: str, name: str, listed: Sequence[st
     lines.append(line)
     body = "\n".join(f'    "{x} "' for x in lines)
     Path(out).write_text(f'"""{doc}"""\n\n{name} = frozenset((\n{body}\n).split())\n'
-                         f'"""{len(listed)} names, {order}."""\n', encoding="utf-8")
+                         f'"""{len(listed)} names, {order}."""\n{tail}', encoding="utf-8")
     print(f"{len(listed)} names -> {out}")

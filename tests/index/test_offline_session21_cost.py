@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from memlane.bench.summaries.run import load_set
 from memlane.index import cues, offline
 from memlane.index.software import SOFTWARE
-from memlane.index.software_words import SOFTWARE_WORDS
+from memlane.index.software_words import SERVICES, SOFTWARE_WORDS, TOOLS
 
 SENTENCES = [s for name in ("dev", "heldout", "heldout2", "heldout3", "heldout4")
              for conv in load_set(name) for _, text in conv.turns for s in offline._sentences(text)]
@@ -59,11 +59,12 @@ def test_name_reference_character_test_on_the_labelled_phrases() -> None:
 
 
 def test_one_package_set_holds_both_lists() -> None:
-    assert offline._SOFTWARE_ANY == SOFTWARE | SOFTWARE_WORDS | offline._TOOLS  # session 40: the tools too
+    assert offline._SOFTWARE_ANY == SOFTWARE | SOFTWARE_WORDS | TOOLS | SERVICES  # the tools (40), services (41)
     for s in SENTENCES:
         runs = offline._LOWER_RUNS.findall(s)
         assert offline._SOFTWARE_ANY.isdisjoint(runs) == (
-            SOFTWARE.isdisjoint(runs) and SOFTWARE_WORDS.isdisjoint(runs) and offline._TOOLS.isdisjoint(runs))
+            SOFTWARE.isdisjoint(runs) and SOFTWARE_WORDS.isdisjoint(runs) and TOOLS.isdisjoint(runs)
+            and SERVICES.isdisjoint(runs))
 
 
 @settings(max_examples=300, deadline=None)

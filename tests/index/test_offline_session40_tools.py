@@ -5,9 +5,9 @@ model."""
 import pytest
 
 from memlane.index.englishwords import is_english_word
-from memlane.index.offline import _SOFTWARE_ANY, _TOOLS, _may_name_software
+from memlane.index.offline import _SOFTWARE_ANY, _may_name_software
 from memlane.index.software import SOFTWARE
-from memlane.index.software_words import SOFTWARE_WORDS
+from memlane.index.software_words import SOFTWARE_WORDS, TOOLS
 from memlane.testing import offline_names
 
 MODELS = ("shipped", None)
@@ -34,10 +34,10 @@ def test_a_tools_name_inside_a_path_a_flag_or_a_longer_word_is_no_name(model):
 
 
 def test_the_tools_list_holds_no_english_word_nor_a_package_listed_already():
-    assert all(not is_english_word(n) for n in _TOOLS)
-    assert all(len(n) > 2 for n in _TOOLS)
-    assert not _TOOLS & (SOFTWARE | SOFTWARE_WORDS)
-    assert _TOOLS <= _SOFTWARE_ANY
+    assert all(not is_english_word(n) for n in TOOLS)
+    assert all(len(n) > 2 for n in TOOLS)
+    assert not TOOLS & (SOFTWARE | SOFTWARE_WORDS)
+    assert TOOLS <= _SOFTWARE_ANY
 
 
 @pytest.mark.parametrize("sentence, expected", [

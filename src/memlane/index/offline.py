@@ -38,7 +38,7 @@ from memlane.index.people import (
 from memlane.index.englishwords import is_english_word
 from memlane.index.propernames import PROPER_NAMES
 from memlane.index.software import SOFTWARE
-from memlane.index.software_words import SOFTWARE_WORDS
+from memlane.index.software_words import SERVICES, SOFTWARE_WORDS, TOOLS
 from memlane.index.schema import (
     MAX_OBSERVATIONS,
     Entity,
@@ -992,48 +992,14 @@ _SOFTWARE_WORD = re.compile(r"[a-z](?<![\w./@#:$%=~-][a-z])[a-z0-9]*(?:[-_][a-z0
 """A lower-case word standing alone, not in a path, a flag, an address or a call: a
 candidate for :data:`memlane.index.software.SOFTWARE` (session 17). The look-behind follows the
 first letter, so that the engine jumps from letter to letter (a fifth cheaper than before it).
-Its parts may be joined by "_" too ("pg_dump", :data:`_TOOLS`; session 40)."""
-_TOOLS = frozenset((
-    "nginx haproxy traefik httpd openresty apache2 uwsgi pgbouncer npm pnpm npx pipx conda micromamba "
-    "homebrew apt-get dpkg dnf pacman zypper rustup nuget bundler cocoapods carthage pyenv nvm "
-    "rbenv asdf volta corepack conda-forge svn gitlab gitea gerrit git-lfs git-filter-repo bfg "
-    "gitleaks trufflehog lint-staged zsh tmux neovim nvim emacs vscode ripgrep wget "
-    "httpie scp sftp rsync rclone restic borgbackup gzip zstd openssl gpg gnupg certbot acme-sh "
-    "ffmpeg imagemagick pandoc ghostscript exiftool youtube-dl yt-dlp htop btop iotop strace ltrace "
-    "lsof netstat tcpdump wireshark nmap iptables nftables ufw fail2ban wireguard openvpn aircrack-ng "
-    "cronie systemd systemctl journalctl launchd chronyd ntpd sshd rsyslog logrotate sudo chmod chown "
-    "valgrind gdb lldb postgres postgresql psql pg_dump pg_restore pg_dumpall pg_basebackup "
-    "pg_upgrade pg_repack pg_partman pg_trgm pg_stat_statements pgloader timescaledb mysql mysqldump "
-    "mariadb sqlite sqlite3 redis-cli memcached mongodb mongosh mongodump clickhouse cockroachdb "
-    "cassandra opensearch kafka rabbitmq etcd gh-ost pt-online-schema-change liquibase dbt podman "
-    "buildah containerd runc kubectl kubelet kubeadm minikube k3s k3d k9s kustomize argocd fluxcd "
-    "istio linkerd coredns cert-manager external-dns ingress-nginx metallb karpenter keda velero "
-    "terragrunt opentofu pulumi ansible localstack gcloud gsutil eksctl prometheus grafana "
-    "alertmanager loki promtail zipkin fluentd fluent-bit logstash kibana filebeat telegraf influxdb "
-    "node-exporter blackbox-exporter statsd collectd nagios zabbix bazel gradle autoconf automake gcc "
-    "llvm rustc rustfmt clippy cargo-deny gofmt golangci-lint goimports gopls govulncheck pprof "
-    "goleak staticcheck protoc buf grpcurl javac kotlinc swiftc xcodebuild notarytool altool codesign "
-    "fastlane nodejs deno tsc ts-node esbuild swc webpack vite rollup turborepo lerna eslint "
-    "stylelint tslint vitest electron-builder wasm-pack emscripten cibuildwheel maturin hatch-vcs pdm "
-    "nox shellcheck shfmt hadolint react-dom react-router react-query lodash jquery date-fns dayjs "
-    "luxon axios fastify nestjs nextjs nuxt tailwindcss chartjs socket-io zod formik immer rxjs "
-    "tokio serde actix axum reqwest thiserror hashbrown sqlx gorm logrus zoneinfo tracemalloc "
-    "distutils subprocess pathlib itertools functools dataclasses unittest tkinter "
-).split())
-"""Well-known tools and products of software written in lower case that no English word spells
-and neither package list has: web servers and proxies, package managers, version control, shell
-and system tools, databases and their tools, containers and infrastructure, monitoring, build
-tools and toolchains, well-known libraries of Node, Rust and Go, and Python's standard modules
-named in code talk ("nginx", "pnpm", "rsync", "pg_dump", "cert-manager", "tokio", "zoneinfo").
-Written by hand from general knowledge, by kind of tool, not from the labelled sets; English
-words ("git", "helm", "curl", "terraform"), names of two letters ("jq", "uv"), and names said as
-common nouns ("a cron job", "a crontab", "naive datetimes") left out (session 40)."""
+Its parts may be joined by "_" too ("pg_dump", :data:`memlane.index.software_words.TOOLS`; session 40)."""
 _LOWER_RUNS = re.compile(r"[a-z][a-z0-9_-]*")
 """Every run a :data:`_SOFTWARE_WORD` match can be (what may stand before or after one is
 none of these characters), so a sentence none of whose runs is a listed name is not searched
 with it: most sentences, at half the cost."""
-_SOFTWARE_ANY = SOFTWARE | SOFTWARE_WORDS | _TOOLS
-"""The lists of package and tool names, so that a sentence's runs are looked up in one set (session 21)."""
+_SOFTWARE_ANY = SOFTWARE | SOFTWARE_WORDS | TOOLS | SERVICES
+"""The lists of package, tool and service names, so that a sentence's runs are looked up in one set
+(session 21; the services, session 41)."""
 _SOFTWARE_ANY_BYTES = frozenset(w.encode("utf-8") for w in _SOFTWARE_ANY)
 _RUN_CHARS = bytes(b if 97 <= b <= 122 or 48 <= b <= 57 or b in (45, 95) else 32 for b in range(256))
 """A byte table keeping ``[a-z0-9_-]`` and writing a blank for anything else."""
@@ -1050,6 +1016,18 @@ def _may_name_software(sentence: str) -> bool:
         runs = sentence.encode("ascii").translate(_RUN_CHARS).split()
         return not _SOFTWARE_ANY_BYTES.isdisjoint(map(bytes.lstrip, runs, repeat(b"0123456789-_")))
     return not _SOFTWARE_ANY.isdisjoint(_LOWER_RUNS.findall(sentence))
+
+
+_ARTICLE_BEFORE = re.compile(r"(?:^|\s)(?:the|an?) $")
+_CLAUSE_END = re.compile(r"\s*(?:[.,;:!?)]|$)")
+
+
+def _common_noun(sentence: str, start: int, end: int) -> bool:
+    """Whether a service's name at ``start:end`` is said as a common noun: after an article, with
+    the clause ending after it ("waiting for the uber.", "might just do the parkrun"), a ride or a
+    run, not the service; "the giffgaff SIM", "on italki" keep the name (session 41)."""
+    return (_ARTICLE_BEFORE.search(sentence, max(0, start - 5), start) is not None
+            and _CLAUSE_END.match(sentence, end) is not None)
 
 
 def _lower_upper(sentence: str) -> bool:
@@ -2656,13 +2634,16 @@ class OfflineIntelligence:
                     if name not in STOPWORDS and name not in _FILLER and name not in given:
                         given.add(name)
                         out.append(Entity(name, "name", said or _trim(sentence, 120)))
-        for name in (() if not _may_name_software(sentence) else _SOFTWARE_WORD.findall(sentence)):
+        for found in (() if not _may_name_software(sentence) else _SOFTWARE_WORD.finditer(sentence)):
             # "structlog", "httpx", "pytest-xdist": a well-known package's name written in lower
             # case, which no English word spells (tools/software_names.py) (session 17); "pandas",
             # "tenacity": one an English word spells but code does not, a name only in a
             # conversation about software (``_extract``) (session 19)
-            if name in SOFTWARE or name in _TOOLS:  # "nginx", "pg_dump" (session 40)
+            name = found.group()
+            if name in SOFTWARE or name in TOOLS:  # "nginx", "pg_dump" (session 40)
                 out.append(Entity(name, "name", said or _trim(sentence, 120)))
+            elif name in SERVICES and not _common_noun(sentence, found.start(), found.end()):
+                out.append(Entity(name, "name", said or _trim(sentence, 120)))  # "parkrun", "giffgaff" (session 41)
             elif name in SOFTWARE_WORDS and name not in given:
                 out.append(Entity(name, _PACKAGE_WORD, said or _trim(sentence, 120)))
         return out
