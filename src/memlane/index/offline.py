@@ -2236,9 +2236,9 @@ class OfflineIntelligence:
                 extraction = replace(extraction, entities=tuple(named))
         # a choice named short is written with the name in full ("Brompton" -> "Brompton
         # Electric"), which says what it settles; a terse decision still saying nothing once
-        # written out ("Same." answering an opening that was itself small talk) is no decision
-        # written with a question mark or not, a question put to someone ("Rhodri can you get a
-        # quote…", "Were you at the market…") asks them: it settles nothing
+        # written out ("Same." answering an opening that was itself small talk) is no decision;
+        # nor is a question put to someone, with a question mark or not ("Rhodri can you get a
+        # quote…", "Were you at the market…"): it asks them and settles nothing
         names = [e.name for e in extraction.entities if e.type not in ("date", "reference")]
         decisions = [x for d in cues.decisions if not _ASKS_SOMEONE.match(d)
                      and not says_nothing(x := _named_in_full(d, names) or _in_context(d, about))]
