@@ -1235,6 +1235,8 @@ def _talks_first(sentence: str) -> bool:
         if "talk" not in low and "decide" not in low and "ask" not in low:
             return False
     return _TALK_FIRST.search(sentence) is not None
+
+
 _NOT_SORTED = re.compile(
     r"\b(?:we|i)\s+(?:(?:still|also)\s+){0,2}(?:haven'?t|have not)\s+(?:yet\s+)?sorted\s+"
     r"(?P<q>(?:who|what|whether|if|how|when|where|which)\b.+)", re.IGNORECASE)
