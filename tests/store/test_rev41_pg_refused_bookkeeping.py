@@ -1,5 +1,10 @@
 """What session 40's rights judgment (rev40) left on PostgreSQL (session 41, rev41).
 
+- A meaning-preset search on a role whose write grants were revoked while the store was
+  open, within the judgment's age (``PostgresStore.READ_ONLY_SECONDS``): the vectors the
+  tier computed were written to the cache, the write was refused as read-only and the search
+  failed with it, where a fact's access and a pack's journal are skipped
+  (``Memory._unless_refused``). Now the vectors are used, not cached, and the search answers.
 - ``put_vectors``' binary ``COPY`` (a batch of ``COPY_FROM`` vectors or more) refused for want
   of INSERT on ``vectors``: the error was the driver's ("query failed: permission denied for
   table vectors"), not ``StoreError.read_only``, and ``Database.refusals`` did not count it
@@ -53,6 +58,23 @@ def _as_owner(owner: str, *statements: str) -> None:
 def _count(owner: str, table: str) -> int:
     with psycopg.connect(owner) as conn:
         return int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+
+def test_a_meaning_search_after_the_rights_are_revoked_answers_without_caching(
+        role: tuple[str, str, str]) -> None:
+    pytest.importorskip("onnxruntime", reason="the meaning preset's transformer (memlane[meaning])")
+    owner, url, name = role
+    _as_owner(owner, f'GRANT {_WRITES} ON ALL TABLES IN SCHEMA public TO "{name}"',
+              f'GRANT USAGE, UPDATE ON ALL SEQUENCES IN SCHEMA public TO "{name}"')
+    with memory(url) as mem:
+        mem.store.READ_ONLY_SECONDS = 600.0  # the search runs within the judgment's age
+        assert mem.store.read_only is False
+        _as_owner(owner, f'REVOKE {_WRITES} ON ALL TABLES IN SCHEMA public FROM "{name}"')
+        cached = _count(owner, "embed_cache")
+        hits = mem.search("what kind of dog did I adopt", scope=SCOPE, preset="meaning", now=NOW)
+        assert any("greyhound" in h.item.text for h in hits), [h.item.text for h in hits]
+        assert _count(owner, "embed_cache") == cached
+        assert mem.store.read_only is True  # (the cache's write refused as read-only)
 
 
 def test_a_vectors_copy_refused_is_read_only_and_counted(role: tuple[str, str, str]) -> None:
