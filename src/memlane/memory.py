@@ -1281,13 +1281,15 @@ class Memory:
 
     def _searching_tier(self) -> Any:
         """The meaning tier as a search uses it: one that caches no vector it computes when
-        the search may write nothing (a read-only database, ``reading_only``)."""
-        tier = self._meaning_tier()
-        if self._read_only("the meaning preset's passage vectors are computed, not cached"):
-            from memlane.retrieve.meaning import ReadingTier
+        the search may write nothing (a read-only database, ``reading_only``), else one
+        whose cache write, refused as read-only, is skipped (``_unless_refused``)."""
+        from memlane.retrieve.meaning import ReadingTier, WritingTier
 
+        tier = self._meaning_tier()
+        what = "the meaning preset's passage vectors are computed, not cached"
+        if self._read_only(what):
             return ReadingTier(tier)
-        return tier
+        return WritingTier(tier, lambda: self._unless_refused(what))
 
     def _meaning_tier(self) -> Any:
         """The meaning tier's transformer and its cache (``memlane.retrieve.meaning``)."""

@@ -1,5 +1,7 @@
 """Session 39's second-round next-step classes, from heldout35's misses, both ways the offline
-backend runs (docs/summary-eval.md, "Session 39: heldout35's next steps (ns39b)")."""
+backend runs (docs/summary-eval.md, "Session 39: heldout35's next steps (ns39b)"). Looking into
+it, written with the question it answers, is in ``test_offline_steps_with_question.py`` with
+session 40's like steps (session 41)."""
 
 import pytest
 
@@ -33,33 +35,3 @@ def test_a_remark_naming_a_key_stays_with_the_step(model):
         "Jo: I'll email licensing and ask, our ref is TRD/4471", model=model)
     steps = scored_steps(summary)
     assert any("TRD/4471" in s for s in steps), steps
-
-
-@pytest.mark.parametrize("model", WAYS)
-@pytest.mark.parametrize("said", ["I'll look into it", "I'll check that tomorrow", "I'll follow up on it this week"])
-def test_looking_into_it_is_written_with_the_question_it_answers(model, said):
-    summary, _ = offline_summary(
-        "Ana: Does the church hall insurance cover a bouncy castle?",
-        f"Tom: {said}", model=model)
-    steps = scored_steps(summary)
-    assert any(s.startswith("Tom: ") and s.endswith("— Does the church hall insurance cover a bouncy castle?")
-               for s in steps), steps
-
-
-@pytest.mark.parametrize("model", WAYS)
-def test_looking_into_it_reaches_past_a_turn_that_does_not_know(model):
-    summary, _ = offline_summary(
-        "Ana: Do we know whether the brewery would sponsor the quiz night?",
-        "Raj: No idea. Their marketing person left in the summer",
-        "Ana: I'll look into it", model=model)
-    steps = scored_steps(summary)
-    assert "Ana: I'll look into it — Do we know whether the brewery would sponsor the quiz night?" in steps, steps
-
-
-@pytest.mark.parametrize("model", WAYS)
-def test_looking_into_it_after_a_statement_is_written_as_said(model):
-    summary, _ = offline_summary(
-        "Ana: The boiler in the hall keeps cutting out in the evenings.",
-        "Tom: I'll look into it tomorrow", model=model)
-    steps = scored_steps(summary)
-    assert any(s.startswith("Tom: ") for s in steps) and not any("—" in s for s in steps), steps

@@ -1,6 +1,8 @@
 """Session 40's next-step work, both ways the offline backend runs (docs/summary-eval.md,
-"Session 40: next steps (ns40)"): a step that reaches only "them" is written with the question
-it answers; and the five "find out" patterns, made one shape, still read what they read."""
+"Session 40: next steps (ns40)"): the five "find out" patterns, made one shape, still read what
+they read; what we have to do by a time; asking whom after not knowing what. The steps written
+with the question they answer (reaching "them", looking, checking) are in
+``test_offline_steps_with_question.py`` with session 39's (session 41)."""
 
 import pytest
 
@@ -9,44 +11,6 @@ from memlane.index import cues
 from memlane.testing import offline_summary
 
 WAYS = [None, "shipped"]
-
-
-@pytest.mark.parametrize("model", WAYS)
-@pytest.mark.parametrize("said", [
-    "I'll email them, membership number AGB-77120",
-    "I'll write to them tomorrow",
-    "I'll ring them on Monday.",
-    "I'll contact them",
-])
-def test_reaching_them_is_written_with_the_question_it_answers(model, said):
-    summary, _ = offline_summary(
-        "Ana: Does the Scout Association insurance still cover the climbing wall?",
-        f"Tom: {said}", model=model)
-    steps = scored_steps(summary)
-    assert any(s.startswith("Tom: ") and s.endswith("— Does the Scout Association insurance still cover the climbing wall?")
-               for s in steps), steps
-
-
-@pytest.mark.parametrize("model", WAYS)
-def test_reaching_them_past_not_knowing_and_a_remark_in_the_same_turn(model):
-    summary, _ = offline_summary(
-        "Ana: Does the Scout Association insurance still cover the climbing wall?",
-        "Tom: Don't know. The policy says 'supervised activities', whatever that means. I'll email them",
-        model=model)
-    steps = scored_steps(summary)
-    assert any(s.startswith("Tom: I'll email them") and s.endswith("cover the climbing wall?") for s in steps), steps
-
-
-@pytest.mark.parametrize("model", WAYS)
-@pytest.mark.parametrize(("first", "said"), [
-    ("Ana: The Scout Association sent the renewal pack this morning.", "Tom: I'll ring them tomorrow"),
-    ("Ana: Does the Scout Association insurance still cover the climbing wall?",
-     "Tom: I'll ask them about the harness checks and the instructor rota"),
-])
-def test_reaching_them_with_what_or_after_no_question_is_written_as_said(model, first, said):
-    summary, _ = offline_summary(first, said, model=model)
-    steps = scored_steps(summary)
-    assert any(s.startswith("Tom: ") for s in steps) and not any("—" in s for s in steps), steps
 
 
 @pytest.mark.parametrize(("pattern", "text", "found"), [
@@ -65,27 +29,6 @@ def test_reaching_them_with_what_or_after_no_question_is_written_as_said(model, 
 ])
 def test_the_find_out_patterns_in_one_shape(pattern, text, found):
     assert bool(getattr(cues, pattern).search(text)) is found
-
-
-@pytest.mark.parametrize("model", WAYS)
-@pytest.mark.parametrize("said", ["I'll look tonight", "I'll check tomorrow", "I'll have a look this evening"])
-def test_looking_after_a_guessed_answer_is_written_with_the_question(model, said):
-    summary, _ = offline_summary(
-        "Lotte: Are we still on the fixed tariff with Corona Energy?",
-        "Mick: Ends in June I think, the contract's in the blue folder",
-        f"Lotte: {said}", model=model)
-    steps = scored_steps(summary)
-    assert any(s.startswith("Lotte: I'll ") and s.endswith("— Are we still on the fixed tariff with Corona Energy?")
-               for s in steps), steps
-
-
-@pytest.mark.parametrize("model", WAYS)
-def test_looking_after_a_statement_is_written_as_said(model):
-    summary, _ = offline_summary(
-        "Mick: The contract with Corona Energy is in the blue folder.",
-        "Lotte: I'll look tonight", model=model)
-    steps = scored_steps(summary)
-    assert not any("—" in s for s in steps), steps
 
 
 @pytest.mark.parametrize("model", WAYS)
@@ -122,29 +65,6 @@ def test_what_we_have_to_do_is_not_read_with_an_assistant(model):
         "assistant: Good. What is left?",
         "user: And we need to settle the entry fee at the next meeting.", model=model)
     assert "Settle the entry fee at the next meeting." not in scored_steps(summary), scored_steps(summary)
-
-
-@pytest.mark.parametrize("model", WAYS)
-@pytest.mark.parametrize("said", ["I'll check the plan", "I'll look at the plan tonight", "I'll check our plan."])
-def test_checking_the_thing_the_asking_turn_names_is_written_with_its_question(model, said):
-    summary, _ = offline_summary(
-        "Owen: Should we add auto-assign round robin for the team? Not sure it's on our GitHub plan",
-        f"Rui: {said}", model=model)
-    steps = scored_steps(summary)
-    assert any(s.startswith("Rui: I'll ") and s.endswith("— Should we add auto-assign round robin for the team?")
-               for s in steps), steps
-
-
-@pytest.mark.parametrize("model", WAYS)
-@pytest.mark.parametrize("first", [
-    "Owen: Should we add auto-assign round robin for the team? Not sure it's on our GitHub plan",
-    "Owen: The GitHub plan renews in March, not sure it has auto-assign.",
-])
-def test_checking_a_thing_the_turn_before_does_not_ask_about_is_written_as_said(model, first):
-    summary, _ = offline_summary(first, "Rui: I'll check the invoice" if "?" in first else "Rui: I'll check the plan",
-                                 model=model)
-    steps = scored_steps(summary)
-    assert any(s.startswith("Rui: I'll check the ") for s in steps) and not any("—" in s for s in steps), steps
 
 
 @pytest.mark.parametrize("model", WAYS)

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlane.retrieve.options import search_options
-from memlane.retrieve.search import _Ctx, _hold_late, _Scored, _select, question_terms
+from memlane.retrieve.search import _Ctx, _hold_late, _join, _Scored, _select, question_terms
 from memlane.retrieve.timeparse import time_windows
 from memlane.store.filters import Filters
 from memlane.testing import add_sessions, memory
@@ -74,3 +74,19 @@ def test_the_order_mmr_gives_keeps_its_late_turns_out_of_the_first_places(order,
     early = [i for i in order if i not in late]
     assert out[: min(HOLD, len(early))] == early[:HOLD]
     assert [i for i in out if i in late] == [i for i in order if i in late]
+
+
+@given(order=st.lists(st.integers(0, 40), unique=True, max_size=25), data=st.data())
+def test_a_lift_joined_to_the_pool_leaves_the_callers_late_turns_as_they_were(order, data):
+    """``_join`` returns the late turns without the lift's hits, and the set it was given is
+    not changed (session 41: it took them out in place, behind its caller's back)."""
+    late = set(data.draw(st.sets(st.sampled_from(order)))) if order else set()
+    lifted_ids = data.draw(st.sets(st.sampled_from(order))) if order else set()
+    pool = [_Scored(i, 1.0, {}, None, None, {}) for i in order]
+    lifted = [_Scored(i, 2.0, {}, None, None, {}) for i in sorted(lifted_ids)]
+    given_late = set(late)
+    joined, left = _join(pool, lifted, late)
+    assert late == given_late
+    assert left == given_late - lifted_ids
+    assert sorted(x.id for x in joined) == sorted(order)
+    assert [x.score for x in joined if x.id in lifted_ids] == [2.0] * len(lifted_ids)

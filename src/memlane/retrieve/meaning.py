@@ -39,7 +39,9 @@ behind.
 
 A search that may write nothing (``ReadingTier``: a read-only key or server, a read-only
 database) neither caches a vector nor queues an item: it leaves no trace, not even one the
-worker would write for it later.
+worker would write for it later. A search on a database judged writable (``WritingTier``)
+caches them, and skips that write when the database refuses it as read-only (a role's
+grants revoked since it was judged).
 
 ``MeaningTier.search`` ranks a scope's items by their cached vectors alone (exact cosine,
 nothing computed but the query's vector): the transformer as a candidate source
@@ -57,6 +59,7 @@ import uuid
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -72,7 +75,7 @@ from memlane.store.walks import LEASE_PREFIX, walk_key
 from memlane.types import Item
 
 __all__ = ["BACKFILL_LEASE", "BACKFILL_REST", "BACKFILL_SCAN", "RESCORED_KINDS", "MeaningTier", "ReadingTier",
-           "best_passage", "load_vectors", "loaded_tier", "passages", "save_vectors",
+           "WritingTier", "best_passage", "load_vectors", "loaded_tier", "passages", "save_vectors",
            "shared_tier"]
 
 RESCORED_KINDS = frozenset({"turn", "observation", "fact", "summary", "preference", "decision"})
@@ -221,7 +224,8 @@ class MeaningTier:
         return [found[h] for h in hashes]
 
     def cosines(self, store: Store, query: str, items: Sequence[Item],
-                terms: Iterable[str] = (), cold: int = 0, *, keep: bool = True
+                terms: Iterable[str] = (), cold: int = 0, *, keep: bool = True,
+                unless_refused: Callable[[], AbstractContextManager[Any]] = nullcontext
                 ) -> dict[int, float]:
         """Cosine of each item's transformer vector (of its passage that holds the most
         query ``terms``) to the query's. With ``cold`` > 0, at most that many passages not
@@ -229,7 +233,8 @@ class MeaningTier:
         the other uncached items are left out of the answer and queued for
         ``warm_pending``. ``keep`` false (``ReadingTier``): nothing computed is cached and
         nothing is queued (a search that may write nothing leaves no trace for the worker
-        to write either)."""
+        to write either). The cache's write runs inside ``unless_refused()``
+        (``WritingTier``)."""
         if not items:
             return {}
         terms = list(terms)
@@ -252,7 +257,8 @@ class MeaningTier:
         if keep:
             new = [(it.id, t, v) for it, t, v in zip(items, texts, vecs, strict=True)
                    if text_hash(t) not in found]
-            self._cache_held(store, {t: v for _, t, v in new}, {i for i, _, _ in new})
+            with unless_refused():
+                self._cache_held(store, {t: v for _, t, v in new}, {i for i, _, _ in new})
         return {it.id: float(v @ q) for it, v in zip(items, vecs, strict=True)}
 
     def _queue(self, store: Store, ids: Sequence[int], skipped: int, most: int = 10_000
@@ -705,6 +711,28 @@ class ReadingTier:
 
     def vectors(self, store: Store, texts: Sequence[str]) -> list[np.ndarray]:
         return self.tier.vectors(store, texts, keep=False)
+
+
+class WritingTier:
+    """A tier for a search on a database judged writable: the vectors the store's cache
+    misses are computed, used and cached, the cache's write inside ``unless_refused()``
+    (``Memory._unless_refused``: a write refused as read-only is skipped and said once).
+    Session 41: a PostgreSQL role whose grants were revoked since the database was judged
+    writable (``PostgresStore.READ_ONLY_SECONDS``) had that write refused, and the search
+    failed with it, where its other writes (a fact's access) were skipped."""
+
+    def __init__(self, tier: MeaningTier,
+                 unless_refused: Callable[[], AbstractContextManager[Any]]) -> None:
+        self.tier = tier
+        self.unless_refused = unless_refused
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.tier, name)
+
+    def cosines(self, store: Store, query: str, items: Sequence[Item],
+                terms: Iterable[str] = (), cold: int = 0) -> dict[int, float]:
+        return self.tier.cosines(store, query, items, terms, cold,
+                                 unless_refused=self.unless_refused)
 
 
 def load_vectors(path: str | Path) -> dict[bytes, np.ndarray]:

@@ -1118,12 +1118,12 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     # the late turns have no say in the lifts below (each reads the pool's best hit of
     # each session): the pool without them is T's alone, so are its first LATE_HOLD
     if o.opener_lift > 0 and not asks_assistant(ctx.query):
-        pool = _join(pool, _openers(ctx, _early(pool, late), top, cand_of, cand_rank,
-                                    top_lex, entities, top_score), late)
+        pool, late = _join(pool, _openers(ctx, _early(pool, late), top, cand_of, cand_rank,
+                                          top_lex, entities, top_score), late)
         pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
     if o.continue_lift > 0 and ctx.advice:
-        pool = _join(pool, _continues(ctx, _early(pool, late), top, cand_of, cand_rank,
-                                      top_lex, entities, top_score), late)
+        pool, late = _join(pool, _continues(ctx, _early(pool, late), top, cand_of, cand_rank,
+                                            top_lex, entities, top_score), late)
         pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
     if o.newest_weight > 0 and asks_newest(ctx.query):
         _newest_first(ctx, _early(pool, late), o.newest_weight)
@@ -1506,15 +1506,16 @@ def _early(pool: list[_Scored], late: set[int]) -> list[_Scored]:
     return [x for x in pool if x.id not in late] if late else pool
 
 
-def _join(pool: list[_Scored], lifted: list[_Scored], late: set[int]) -> list[_Scored]:
+def _join(pool: list[_Scored], lifted: list[_Scored],
+          late: set[int]) -> tuple[list[_Scored], set[int]]:
     """``pool`` with the hits a lift added to its early part (``_openers``,
-    ``_continues``); a late turn the lift took is no longer late (the lift's hit, scored
-    as if new, replaces it)."""
+    ``_continues``), and ``late`` without them: a late turn the lift took is no longer
+    late (the lift's hit, scored as if new, replaces it). The caller's ``late`` is not
+    changed in place."""
     if not lifted:
-        return pool
+        return pool, late
     ids = {x.id for x in lifted}
-    late -= ids
-    return [x for x in pool if x.id not in ids] + lifted
+    return [x for x in pool if x.id not in ids] + lifted, late - ids
 
 
 LATE_HOLD = 5

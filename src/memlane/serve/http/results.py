@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import datetime
-from typing import Any, Literal, get_type_hints
+from typing import Annotated, Any, Literal, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic.json_schema import models_json_schema
@@ -69,14 +69,20 @@ class Closed(_Out):
     closed: list[int] = Field(description="The ids of the sessions closed (none: []).")
 
 
+NextOffset = Annotated[int | None, Field(description="The offset of the next page; null after "
+                                                  "the last and on a page read by cursor.")]
+NextCursor = Annotated[str | None, Field(description="The cursor of the next page (pass it as "
+                                                  "cursor); null after the last.")]
+PrevCursor = Annotated[str | None, Field(description="The cursor of the page before (pass it "
+                                                  "as before); null on the first.")]
+"""A listing's paging keys (``SessionList``, ``FactList``): one wording for both."""
+
+
 class SessionList(_Out):
     sessions: list[Session] = Field(description="Newest first.")
-    next_offset: int | None = Field(description="The offset of the next page; null after "
-                                                "the last and on a page read by cursor.")
-    next_cursor: str | None = Field(description="The cursor of the next page (pass it as "
-                                                "cursor); null after the last.")
-    prev_cursor: str | None = Field(description="The cursor of the page before (pass it "
-                                                "as before); null on the first.")
+    next_offset: NextOffset
+    next_cursor: NextCursor
+    prev_cursor: PrevCursor
 
 
 class SessionFact(_Out):
@@ -117,12 +123,9 @@ class SessionShow(_Out):
 
 class FactList(_Out):
     facts: list[FactView]
-    next_offset: int | None = Field(description="The offset of the next page; null after "
-                                                "the last and on a page read by cursor.")
-    next_cursor: str | None = Field(description="The cursor of the next page (pass it as "
-                                                "cursor); null after the last.")
-    prev_cursor: str | None = Field(description="The cursor of the page before (pass it "
-                                                "as before); null on the first.")
+    next_offset: NextOffset
+    next_cursor: NextCursor
+    prev_cursor: PrevCursor
 
 
 class FactEvent(_Out):

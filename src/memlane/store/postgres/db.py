@@ -87,10 +87,12 @@ READ_ONLY_TEXT = ("db: the PostgreSQL database is read-only for this connection 
 
 _WRITES = re.compile(r"\b(?:INSERT|UPDATE|DELETE|MERGE|TRUNCATE|nextval|setval)\b"
                      r"|\bFOR\s+(?:KEY\s+)?SHARE\b"
-                     r"|\bLOCK\s+TABLE\b(?![^;]*\bACCESS\s+SHARE\b)", re.IGNORECASE)
+                     r"|\bLOCK\s+TABLE\b(?![^;]*\bACCESS\s+SHARE\b)"
+                     r"|\bCOPY\s+(?!\()[^;]*?\bFROM\b", re.IGNORECASE)
 """Words of a statement that needs more than SELECT (``FOR UPDATE`` and ``FOR SHARE``
 need UPDATE too, ``nextval`` a sequence's USAGE or UPDATE, a ``LOCK TABLE`` in any mode
-but ACCESS SHARE a write privilege: PostgreSQL's docs of each)."""
+but ACCESS SHARE a write privilege, ``COPY table FROM`` INSERT; not ``COPY (query) TO``:
+PostgreSQL's docs of each)."""
 
 
 def _statement_text(sql: Any, conn: Any = None) -> str:
@@ -331,6 +333,20 @@ class Database:
         if not getattr(self._local, "depth", 0):
             self._local.alone = getattr(self._local, "alone", 0) + 1
         return cur
+
+    def copy_in(self, sql: str, data: bytes) -> None:
+        """Send ``data`` to the ``COPY … FROM STDIN`` statement ``sql``, judged and counted
+        as every other statement (``translate``, ``refusals``; session 41: a COPY refused
+        for want of INSERT was the driver's "permission denied", not read-only, and not
+        counted, so ``PostgresStore.read_only`` stayed false)."""
+        if self.tracer is not None:
+            self.tracer("sql", sql, None)
+        conn = self.conn
+        with self._noting_refusals(), translate("query failed", sql=sql, conn=conn), \
+                conn.cursor() as cur, cur.copy(sql) as copy:
+            copy.write(data)
+        if not getattr(self._local, "depth", 0):
+            self._local.alone = getattr(self._local, "alone", 0) + 1
 
     @property
     def in_transaction(self) -> bool:

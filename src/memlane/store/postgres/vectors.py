@@ -17,7 +17,7 @@ import psycopg
 from memlane.errors import StoreError
 from memlane.store.filters import Filters
 from memlane.store.postgres import search
-from memlane.store.postgres.db import Database, Vector, translate
+from memlane.store.postgres.db import Database, Vector
 from memlane.store.postgres.rows import id_array, vector_bytes
 
 from memlane.store.sql.base import SqlStore
@@ -92,11 +92,7 @@ class VectorsMixin(SqlStore):
 
     def _replace_vectors(self, ids: list[int], data: bytes) -> None:
         self.db.execute("DELETE FROM vectors WHERE item_id = ANY(%s::bigint[])", (ids,))
-        if self.db.tracer is not None:
-            self.db.tracer("sql", _COPY_VECTORS, None)
-        with translate("query failed"), self.db.conn.cursor() as cur:
-            with cur.copy(_COPY_VECTORS) as copy:
-                copy.write(data)
+        self.db.copy_in(_COPY_VECTORS, data)
 
     def ensure_vector_index(self, model: str, dim: int) -> bool:
         """Build the HNSW index of ``(model, dim)`` once it holds ``HNSW_ABOVE`` vectors.
