@@ -4077,6 +4077,33 @@ class _Reader:
             self.put((ti - 1, said[-1]), "action_items", _owned("user", _stop(clean(suggestion))))
 
 
+    def will_do_all(self) -> None:
+        """A user's "will do" taking up a short answer takes up every step it tells ("Take the car,
+        not just the measurements. And keep the baby seat until the new one is fitted, in case the
+        fit check fails." — "will do. how long is he likely to stay rear-facing in it?"): each is the
+        user's step, written without its reason. :meth:`read` takes up one sentence, and only when
+        "will do" stands alone: said before more words in one sentence ("will do. also, …", which
+        the splitter keeps whole) or after a remark ("done that before, will do.") it took up none
+        (session 41). Not an answer of more than :data:`_ADOPT_MAX` sentences (advice among much
+        else), not a question, not what some field holds."""
+        if not self.assisted:
+            return
+        for ti in range(1, len(self.turns)):
+            turn, before = self.turns[ti], self.turns[ti - 1]
+            if (turn.role != "user" or before.role != "assistant" or not turn.sentences
+                    or len(before.sentences) > _ADOPT_MAX or not _WILL_DO_ON.match(turn.sentences[0])):
+                continue
+            for si, s in enumerate(before.sentences):
+                step = _ADVICE_LEAD.sub("", s.strip())
+                verb = step.split(maxsplit=1)[0].lower() if step else ""
+                if ((ti - 1, si) in self.cues.placed or s.endswith("?") or verb not in _ADVICE_VERBS
+                        or _NOT_ADVICE.match(step)):
+                    continue
+                step = _STEP_REASON.split(step, maxsplit=1)[0]
+                if len(_content(step)) >= 2:
+                    self.put((ti - 1, si), "action_items",
+                             _owned(turn.who, _stop(clean(step[:1].upper() + step[1:]))))
+
     def sent_on(self) -> None:
         """Among people, an answer opening a turn (or after "No idea.") that sends the asker on to
         someone named ("does the GP results feed queue up or drop messages during the downtime?"
@@ -4896,6 +4923,13 @@ _SUGGESTED = re.compile(r"\b(?:you could|i'?d)\s+(?:also\s+)?(?P<verb>[a-z]+)\b"
                         r"|\bit'?s\s+(?:also\s+|well\s+)?worth\s+(?P<ing>[a-z]{2,}?)(?P<doubled>[b-df-hj-np-tv-z])?ing\b",
                         re.IGNORECASE)
 """A suggestion: "you could ask …", "I'd compare …", "it's worth asking them to …" (session 37)."""
+_WILL_DO_ON = re.compile(r"^(?:[^.?!,]{3,30},\s+)?(?:(?:ok(?:ay)?|yep|yes|yeah|sure|right)[,.!]?\s+)*"
+                         r"(?:will do|i'?ll do (?:that|it|both))(?=[.!,]|$)", re.IGNORECASE)
+"""The user taking up a short answer with "will do", also before more words of the same sentence
+("will do. how long…") or after a remark ("done that before, will do.") (session 41); not "I'll
+do it tonight with…", which says how."""
+_STEP_REASON = re.compile(r";\s+|,\s+(?:in case|so|since|because|as)\s+|\s+so that\s+", re.IGNORECASE)
+"""Where a step told by the assistant goes on with why ("…, in case the fit check fails")."""
 _SO_YOU = re.compile(r",?\s+so\s+(?:that\s+)?(?:you|they|it|we)\b", re.IGNORECASE)
 
 
@@ -5004,6 +5038,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.goes()
         reader.doubt_to_check()
         reader.advice_taken()
+        reader.will_do_all()
         reader.then_thats()
         reader.sent_to_me()
         reader.done_now()

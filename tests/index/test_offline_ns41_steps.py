@@ -1,0 +1,54 @@
+"""Session 41's next-step work, both ways the offline backend runs (docs/summary-eval.md,
+"Session 41: next steps and rationale (ns41)")."""
+
+import pytest
+
+from memlane.bench.summaries.run import scored_steps
+from memlane.testing import offline_summary
+
+WAYS = [None, "shipped"]
+
+_STEPS = ("Bring the signed lease to the counter, not just a photo of it. And keep the old permit on "
+          "the dashboard until the new one arrives, in case a warden comes by.")
+
+
+def _permit(answer: str, took: str, model: str | None) -> tuple[str, ...]:
+    """The steps of a conversation where the user answers ``answer`` with ``took``."""
+    summary, _ = offline_summary(
+        "user: I've moved flat and need a new residents' parking permit for Dalston Road.",
+        "assistant: Hackney issues residents' permits at the Hackney Service Centre or online.",
+        "user: online wants a utility bill and I don't have one yet, I'll go in person",
+        f"assistant: {answer}", f"user: {took}",
+        "assistant: Usually about ten working days, and a temporary permit covers you until then.",
+        model=model)
+    return scored_steps(summary)
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("took", [
+    "will do. how long does the new permit usually take to arrive?",
+    "ok, will do. how long does the new permit usually take to arrive?",
+    "done that before, will do. is the office open on Saturdays?",
+])
+def test_will_do_takes_up_every_step_of_a_short_answer(model, took):
+    steps = _permit(_STEPS, took, model)
+    assert "user: Bring the signed lease to the counter, not just a photo of it." in steps, steps
+    assert "user: Keep the old permit on the dashboard until the new one arrives." in steps, steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("took", [
+    "thanks. how long does the new permit usually take to arrive?",
+    "I'll do it online tonight with my council tax number",
+])
+def test_no_will_do_takes_up_no_step_of_the_answer(model, took):
+    steps = _permit(_STEPS, took, model)
+    assert not any("old permit on the dashboard" in s for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_will_do_after_a_long_answer_takes_up_nothing_of_it(model):
+    answer = ("The fee depends on the car's emissions band. Most applications are approved within ten "
+              "working days. The counter is on the ground floor. " + _STEPS)
+    steps = _permit(answer, "will do. how long does the new permit usually take to arrive?", model)
+    assert not any("old permit on the dashboard" in s for s in steps), steps
