@@ -52,3 +52,33 @@ def test_will_do_after_a_long_answer_takes_up_nothing_of_it(model):
               "working days. The counter is on the ground floor. " + _STEPS)
     steps = _permit(answer, "will do. how long does the new permit usually take to arrive?", model)
     assert not any("old permit on the dashboard" in s for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize(("said", "first", "second"), [
+    ("I'll ring the parish office tomorrow and ask the vicar about the Saturday slot",
+     "user: I'll ring the parish office tomorrow.", "user: Ask the vicar about the Saturday slot."),
+    ("I'll book the community hall for the 14th, and email the caterers the final numbers",
+     "user: I'll book the community hall for the 14th.", "user: Email the caterers the final numbers."),
+])
+def test_a_second_step_that_reaches_someone_is_its_own_step(model, said, first, second):
+    summary, _ = offline_summary(
+        "user: My parents' ruby wedding is in June and I'm organising the party.",
+        "assistant: Congratulations! Do you have a venue and a date yet?",
+        f"user: {said}", model=model)
+    steps = scored_steps(summary)
+    assert first in steps and second in steps, steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", [
+    "I'll do ten minutes of scales every morning and book a monthly lesson with a teacher",
+    "I'll email the caterers the final numbers and pay it on Friday",
+])
+def test_two_choices_or_a_second_step_without_its_object_stay_one_step(model, said):
+    summary, _ = offline_summary(
+        "user: My parents' ruby wedding is in June and I'm organising the party.",
+        "assistant: Congratulations! Do you have a venue and a date yet?",
+        f"user: {said}", model=model)
+    steps = scored_steps(summary)
+    assert not any(s.startswith(("user: Book a monthly", "user: Pay it")) for s in steps), steps

@@ -573,6 +573,14 @@ read after a comma whatever the halves' length (session 13, checked on heldout10
 before I go", session 30)."""
 
 
+_SECOND_STEP = re.compile(r"(?:,?\s+and\s+(?:then\s+)?(?:i(?:'ll| will)\s+)?|,\s+(?:then\s+)?i(?:'ll| will)\s+)"
+                          r"(?P<verb>[a-z]+)\s+(?=\S)", re.IGNORECASE)
+"""Where a commitment goes on to a second step: "…, and ask …", "… and then tell …", "…, I'll put …"
+(session 41)."""
+_CONTACT_VERBS = frozenset("ask ring call phone email text tell write message ping contact chase".split())
+"""Verbs of reaching someone: a step whatever else is chosen (session 41)."""
+
+
 def _own_step(text: str) -> bool:
     """A step that says what on its own: three words or more beyond the verb and stopwords,
     no "it" or "them" standing for something said before."""
@@ -1981,6 +1989,33 @@ class _Reader:
                 new = self.checks_the(ti, si, said)
             if new != said:
                 self.put((ti, si), fieldname, text[: len(text) - len(said)] + new)
+
+    def second_step(self) -> None:
+        """A participant's commitment that goes on to a second step with its own verb ("I'll ring
+        Rev. Moore tomorrow and ask Hollis for a York stone proof", "I'll do the dal and rice,
+        I'll put a list in the family WhatsApp…") is two steps of that speaker. :meth:`action`
+        splits only the steps of a named participant, and only at "and": the user's too, and
+        at a second "I'll", after :meth:`read` (session 41). Each half says what on its own
+        (:func:`_own_step`), the second opens with a step verb, and one of the two reaches someone
+        (:data:`_CONTACT_VERBS`): "I'll do 20 minutes of Anki every morning and book a weekly tutor"
+        is what the user chose, two decisions, not steps."""
+        for (ti, si), fieldname in list(self.cues.placed.items()):
+            if fieldname not in ("action_items", "next_steps") or self.turns[ti].role != "user":
+                continue
+            text = self.text[(ti, si)]
+            said = _unowned(fieldname, text)
+            two = next((m for m in _SECOND_STEP.finditer(said) if m.group("verb").lower() in _STEP_VERBS | _ASKED_VERBS),
+                       None) if "—" not in said else None
+            commit = _COMMIT.search(said[: two.start()]) if two else None
+            if two is None or commit is None:
+                continue
+            first, second = said[: two.start()], said[two.start("verb"):]
+            verbs = {_first_word(_ADVICE_LEAD.sub("", first[commit.end():].strip())), two.group("verb").lower()}
+            if not (_own_step(first) and _own_step(second)) or not verbs & _CONTACT_VERBS:
+                continue
+            owner = text[: len(text) - len(said)]
+            self.put((ti, si), fieldname, owner + _stop(clean(first)))
+            getattr(self.cues, fieldname).append(owner + _stop(clean(second[:1].upper() + second[1:])))
 
     def checks_the(self, ti: int, si: int, step: str) -> str:
         """"I'll check the plan" opening the answer to a turn that asks and names the plan ("Should we
@@ -5053,6 +5088,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.who_does_it()
         reader.we_have_to()
         reader.said_later()
+        reader.second_step()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     if model is None or getattr(model, "mode", "add") != "alone":
