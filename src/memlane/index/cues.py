@@ -581,6 +581,12 @@ _CONTACT_VERBS = frozenset("ask ring call phone email text tell write message pi
 """Verbs of reaching someone: a step whatever else is chosen (session 41)."""
 
 
+_OFFERED_WAYS = re.compile(r"\b(?:you could|you can|i can|i could|sorry|afraid|alternatively|either|options|"
+                           r"here are|two ways|ways out|1\))", re.IGNORECASE)
+"""An answer's sentence that offers ways or is a courtesy ("You could also …", "Two options: …",
+"I'm sorry about that."), not why a choice was made (session 41)."""
+
+
 def _own_step(text: str) -> bool:
     """A step that says what on its own: three words or more beyond the verb and stopwords,
     no "it" or "them" standing for something said before."""
@@ -750,6 +756,8 @@ _NOT_ADVICE = re.compile(r"^(?:keep (?:in mind|on|up|going|trying|practi[cs]ing|
                          r"try again|make (?:another|your) move|have (?:fun|a)\b|enjoy)\b", re.IGNORECASE)
 """Encouragement put as an imperative ("Keep in mind that…", "Take your time…", "Try again
 later"): no step."""
+_TOLD_VERBS = _ADVICE_VERBS | _STEP_VERBS | _ASKED_VERBS | frozenset("fit fly pass insert restore render flip".split())
+"""Verbs that open what an answer tells the user to do ("Look for emitter.on …", "Fly into Funchal …")."""
 _ADVICE_LEAD = re.compile(r"^(?:(?:then|also|and|afterwards|finally|yes|right)[,]?\s+)+", re.IGNORECASE)
 _LET_ME = re.compile(r"^(?:(?:ok(?:ay)?|right|fine|sure|yes|yeah|good|then|so)[,.!]?\s+)*let me\s+"
                      r"(?!(?:know|think|see|guess|be|say|get back|just|explain|ask you|check)\b)(.+)$", re.IGNORECASE)
@@ -2938,6 +2946,33 @@ class _Reader:
                     continue
                 self._put_reason((ti, si), s, said)
 
+    def reasons_answered(self) -> None:
+        """The assistant's statements in a short answer the user decides on in the very next turn
+        are the rationale when they speak of what is decided (a content word of the decision):
+        "Changing the Zigbee channel forces many devices to re-pair, so I'd leave it." — "ok
+        leaving the channel"; "If it isn't exempt and it's driven without an MOT, the insurance
+        could be invalid." — "Right, we'll MOT it" (session 41). :meth:`reasons` takes the
+        assistant's reason only when said with "because / since / so". Not an answer of more than
+        :data:`_OUTCOME_MAX` sentences, not a question or exclamation, not an offer of options or
+        a courtesy (:data:`_OFFERED_WAYS`), not what to do (a directive or any step verb opening
+        it), read through :meth:`_put_reason`'s filter."""
+        decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
+        if not decided or not self.assisted:
+            return
+        said = self._said_contents()
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "assistant" or ti + 1 not in decided or self.turns[ti + 1].role != "user":
+                continue
+            if len(turn.sentences) > _OUTCOME_MAX:
+                continue
+            chosen = set().union(*(_content(self.text[w]) for w, f in self.cues.placed.items()
+                                   if f == "decisions" and w[0] == ti + 1))
+            for si, s in enumerate(turn.sentences):
+                if ((ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _content(s) & chosen
+                        or _OFFERED_WAYS.search(s) or _first_word(_ADVICE_LEAD.sub("", s)) in _TOLD_VERBS):
+                    continue
+                self._put_reason((ti, si), s, said)
+
     def decided_after(self) -> None:
         """A choice the conversation says it has to make ("We need to decide on the database
         for the billing service.") is not left open when a participant decides within the next
@@ -5108,6 +5143,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()
+    reader.reasons_answered()
     reader.standing_rule()
     reader.figure_quoted()  # after the reasons: a figure taken out is no reason either
     reader.sweep(decisions=model is not None)
