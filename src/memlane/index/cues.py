@@ -587,6 +587,13 @@ _OFFERED_WAYS = re.compile(r"\b(?:you could|you can|i can|i could|sorry|afraid|a
 "I'm sorry about that."), not why a choice was made (session 41)."""
 
 
+_SO_NOT = re.compile(r",?\s+so\s+(?:that\s+)?(?=(?:it|this|they|we|you|the|nobody|no one|people|there|he|she|I)\b"
+                     r"[^,;]*\b(?:not|never|nobody|no one|nothing|doesn'?t|don'?t|won'?t|isn'?t|aren'?t|can'?t|"
+                     r"shouldn'?t|wouldn'?t)\b)|;\s+(?=(?:that|this|it)\s+(?:keeps|saves|avoids|stops)\b)", re.IGNORECASE)
+"""A decision's closing clause saying what it prevents or keeps: "…, so it doesn't burn more
+credits", "… so nobody queues", "…; that keeps the band intact" (session 41)."""
+
+
 def _own_step(text: str) -> bool:
     """A step that says what on its own: three words or more beyond the verb and stopwords,
     no "it" or "them" standing for something said before."""
@@ -3650,6 +3657,27 @@ class _Reader:
                     and not _RATIONALE.search(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "rationale", "")  # (one said as a reason, "because / since / so that", stands)
 
+    def decided_so_not(self) -> None:
+        """A decision that ends on what it prevents or keeps ("Until it's merged, let's switch off the
+        automatic retries, so it doesn't burn more credits", "Cap electrical at 16 items with a
+        booking sheet so nobody queues two hours for nothing", "Offer 82k plus a 3k signing bonus;
+        that keeps the band intact") says its reason in that clause: the decision is what comes
+        before it, the clause its rationale (session 41). Only a clause saying what does not
+        happen or what is kept (:data:`_SO_NOT`): a plain "so …" is as often what follows from the
+        decision ("so the 16th") as why."""
+        for where, fieldname in list(self.cues.placed.items()):
+            if fieldname != "decisions":
+                continue
+            text = self.text[where]
+            found = _SO_NOT.search(text)
+            if found is None:
+                continue
+            head, why = text[: found.start()].rstrip(" ,;"), text[found.start():].strip(" ,;")
+            if len(_content(head)) < 2 or len(_content(why)) < 2:
+                continue
+            self.put(where, "decisions", _stop(head))
+            self.cues.rationale.append(_stop(why[:1].upper() + why[1:]))
+
     def no_decision_no_reason(self) -> None:
         """Among people, a conversation that keeps no decision keeps no rationale (session 38):
         a reason is the reason for what was decided, and where nothing was, what reads as one
@@ -5153,5 +5181,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.that_taken()
     reader.options_named()
     reader.reasons_after()
+    reader.decided_so_not()
     reader.no_decision_no_reason()
     return reader.cues
