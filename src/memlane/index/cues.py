@@ -2972,8 +2972,11 @@ class _Reader:
                 continue
             if len(turn.sentences) > _OUTCOME_MAX:
                 continue
-            chosen = set().union(*(_content(self.text[w]) for w, f in self.cues.placed.items()
-                                   if f == "decisions" and w[0] == ti + 1))
+            ways = [w for w, f in self.cues.placed.items() if f == "decisions" and w[0] == ti + 1]
+            if any(_content(r) <= _content(self.turns[w[0]].sentences[w[1]]) and _content(r) - _content(self.text[w])
+                   for w in ways for r in self.cues.rationale):
+                continue  # the deciding sentence says its own why ("Sofia doesn't like long drives, so we'll take the train")
+            chosen = set().union(*(_content(self.text[w]) for w in ways))
             for si, s in enumerate(turn.sentences):
                 if ((ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _content(s) & chosen
                         or _OFFERED_WAYS.search(s) or _first_word(_ADVICE_LEAD.sub("", s)) in _TOLD_VERBS):
