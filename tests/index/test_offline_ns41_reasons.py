@@ -43,3 +43,11 @@ def test_an_answer_decided_on_two_turns_later_gives_no_such_reason(model):
         "user: How long does fitting one take?", "assistant: About an hour for a like-for-like swap.",
         "user: Then let's replace the whole fan.", model=model)
     assert _WHY not in summary.rationale, summary.rationale
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_an_answer_leaving_the_choice_open_gives_no_reason(model):
+    summary, _ = offline_summary(
+        _OPENING, f"assistant: {_WHY} Either option is fine for a bathroom that size.",
+        "user: Then let's replace the whole fan.", model=model)
+    assert _WHY not in summary.rationale, summary.rationale

@@ -594,6 +594,12 @@ _SO_NOT = re.compile(r",?\s+so\s+(?:that\s+)?(?=(?:it|this|they|we|you|the|nobod
 credits", "… so nobody queues", "…; that keeps the band intact" (session 41)."""
 
 
+_LEFT_OPEN = re.compile(r"\beither\b[^.;]*\b(?:is|are|works?|would)\b|\bboth (?:work|are fine)\b|\bup to you\b",
+                        re.IGNORECASE)
+"""An answer leaving the choice to the user ("Either option is fine for now", "Both work", "It's up to
+you"): its statements recommend nothing, so are no reason for the choice (session 41)."""
+
+
 def _own_step(text: str) -> bool:
     """A step that says what on its own: three words or more beyond the verb and stopwords,
     no "it" or "them" standing for something said before."""
@@ -2970,8 +2976,8 @@ class _Reader:
         for ti, turn in enumerate(self.turns):
             if turn.role != "assistant" or ti + 1 not in decided or self.turns[ti + 1].role != "user":
                 continue
-            if len(turn.sentences) > _OUTCOME_MAX:
-                continue
+            if len(turn.sentences) > _OUTCOME_MAX or any(map(_LEFT_OPEN.search, turn.sentences)):
+                continue  # (an answer leaving the choice open, "Either option is fine", recommends nothing)
             ways = [w for w, f in self.cues.placed.items() if f == "decisions" and w[0] == ti + 1]
             if any(_content(r) <= _content(self.turns[w[0]].sentences[w[1]]) and _content(r) - _content(self.text[w])
                    for w in ways for r in self.cues.rationale):
