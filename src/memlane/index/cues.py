@@ -573,6 +573,33 @@ read after a comma whatever the halves' length (session 13, checked on heldout10
 before I go", session 30)."""
 
 
+_SECOND_STEP = re.compile(r"(?:,?\s+and\s+(?:then\s+)?(?:i(?:'ll| will)\s+)?|,\s+(?:then\s+)?i(?:'ll| will)\s+)"
+                          r"(?P<verb>[a-z]+)\s+(?=\S)", re.IGNORECASE)
+"""Where a commitment goes on to a second step: "…, and ask …", "… and then tell …", "…, I'll put …"
+(session 41)."""
+_CONTACT_VERBS = frozenset("ask ring call phone email text tell write message ping contact chase".split())
+"""Verbs of reaching someone: a step whatever else is chosen (session 41)."""
+
+
+_OFFERED_WAYS = re.compile(r"\b(?:you could|you can|i can|i could|sorry|afraid|alternatively|either|options|"
+                           r"here are|two ways|ways out|1\))", re.IGNORECASE)
+"""An answer's sentence that offers ways or is a courtesy ("You could also …", "Two options: …",
+"I'm sorry about that."), not why a choice was made (session 41)."""
+
+
+_SO_NOT = re.compile(r",?\s+so\s+(?:that\s+)?(?=(?:it|this|they|we|you|the|nobody|no one|people|there|he|she|I)\b"
+                     r"[^,;]*\b(?:not|never|nobody|no one|nothing|doesn'?t|don'?t|won'?t|isn'?t|aren'?t|can'?t|"
+                     r"shouldn'?t|wouldn'?t)\b)|;\s+(?=(?:that|this|it)\s+(?:keeps|saves|avoids|stops)\b)", re.IGNORECASE)
+"""A decision's closing clause saying what it prevents or keeps: "…, so it doesn't burn more
+credits", "… so nobody queues", "…; that keeps the band intact" (session 41)."""
+
+
+_LEFT_OPEN = re.compile(r"\beither\b[^.;]*\b(?:is|are|works?|would)\b|\bboth (?:work|are fine)\b|\bup to you\b",
+                        re.IGNORECASE)
+"""An answer leaving the choice to the user ("Either option is fine for now", "Both work", "It's up to
+you"): its statements recommend nothing, so are no reason for the choice (session 41)."""
+
+
 def _own_step(text: str) -> bool:
     """A step that says what on its own: three words or more beyond the verb and stopwords,
     no "it" or "them" standing for something said before."""
@@ -742,6 +769,8 @@ _NOT_ADVICE = re.compile(r"^(?:keep (?:in mind|on|up|going|trying|practi[cs]ing|
                          r"try again|make (?:another|your) move|have (?:fun|a)\b|enjoy)\b", re.IGNORECASE)
 """Encouragement put as an imperative ("Keep in mind that…", "Take your time…", "Try again
 later"): no step."""
+_TOLD_VERBS = _ADVICE_VERBS | _STEP_VERBS | _ASKED_VERBS | frozenset("fit fly pass insert restore render flip".split())
+"""Verbs that open what an answer tells the user to do ("Look for emitter.on …", "Fly into Funchal …")."""
 _ADVICE_LEAD = re.compile(r"^(?:(?:then|also|and|afterwards|finally|yes|right)[,]?\s+)+", re.IGNORECASE)
 _LET_ME = re.compile(r"^(?:(?:ok(?:ay)?|right|fine|sure|yes|yeah|good|then|so)[,.!]?\s+)*let me\s+"
                      r"(?!(?:know|think|see|guess|be|say|get back|just|explain|ask you|check)\b)(.+)$", re.IGNORECASE)
@@ -2029,6 +2058,33 @@ class _Reader:
             if new != said:
                 self.put((ti, si), fieldname, text[: len(text) - len(said)] + new)
 
+    def second_step(self) -> None:
+        """A participant's commitment that goes on to a second step with its own verb ("I'll ring
+        Rev. Moore tomorrow and ask Hollis for a York stone proof", "I'll do the dal and rice,
+        I'll put a list in the family WhatsApp…") is two steps of that speaker. :meth:`action`
+        splits only the steps of a named participant, and only at "and": the user's too, and
+        at a second "I'll", after :meth:`read` (session 41). Each half says what on its own
+        (:func:`_own_step`), the second opens with a step verb, and one of the two reaches someone
+        (:data:`_CONTACT_VERBS`): "I'll do 20 minutes of Anki every morning and book a weekly tutor"
+        is what the user chose, two decisions, not steps."""
+        for (ti, si), fieldname in list(self.cues.placed.items()):
+            if fieldname not in ("action_items", "next_steps") or self.turns[ti].role != "user":
+                continue
+            text = self.text[(ti, si)]
+            said = _unowned(fieldname, text)
+            two = next((m for m in _SECOND_STEP.finditer(said) if m.group("verb").lower() in _STEP_VERBS | _ASKED_VERBS),
+                       None) if "—" not in said else None
+            commit = _COMMIT.search(said[: two.start()]) if two else None
+            if two is None or commit is None:
+                continue
+            first, second = said[: two.start()], said[two.start("verb"):]
+            verbs = {_first_word(_ADVICE_LEAD.sub("", first[commit.end():].strip())), two.group("verb").lower()}
+            if not (_own_step(first) and _own_step(second)) or not verbs & _CONTACT_VERBS:
+                continue
+            owner = text[: len(text) - len(said)]
+            self.put((ti, si), fieldname, owner + _stop(clean(first)))
+            getattr(self.cues, fieldname).append(owner + _stop(clean(second[:1].upper() + second[1:])))
+
     def checks_the(self, ti: int, si: int, step: str) -> str:
         """"I'll check the plan" opening the answer to a turn that asks and names the plan ("Should we
         also add auto-assign round robin for the team? Not sure it's on our GitHub plan") says
@@ -2950,6 +3006,36 @@ class _Reader:
                     continue
                 self._put_reason((ti, si), s, said)
 
+    def reasons_answered(self) -> None:
+        """The assistant's statements in a short answer the user decides on in the very next turn
+        are the rationale when they speak of what is decided (a content word of the decision):
+        "Changing the Zigbee channel forces many devices to re-pair, so I'd leave it." — "ok
+        leaving the channel"; "If it isn't exempt and it's driven without an MOT, the insurance
+        could be invalid." — "Right, we'll MOT it" (session 41). :meth:`reasons` takes the
+        assistant's reason only when said with "because / since / so". Not an answer of more than
+        :data:`_OUTCOME_MAX` sentences, not a question or exclamation, not an offer of options or
+        a courtesy (:data:`_OFFERED_WAYS`), not what to do (a directive or any step verb opening
+        it), read through :meth:`_put_reason`'s filter."""
+        decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
+        if not decided or not self.assisted:
+            return
+        said = self._said_contents()
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "assistant" or ti + 1 not in decided or self.turns[ti + 1].role != "user":
+                continue
+            if len(turn.sentences) > _OUTCOME_MAX or any(map(_LEFT_OPEN.search, turn.sentences)):
+                continue  # (an answer leaving the choice open, "Either option is fine", recommends nothing)
+            ways = [w for w, f in self.cues.placed.items() if f == "decisions" and w[0] == ti + 1]
+            if any(_content(r) <= _content(self.turns[w[0]].sentences[w[1]]) and _content(r) - _content(self.text[w])
+                   for w in ways for r in self.cues.rationale):
+                continue  # the deciding sentence says its own why ("Sofia doesn't like long drives, so we'll take the train")
+            chosen = set().union(*(_content(self.text[w]) for w in ways))
+            for si, s in enumerate(turn.sentences):
+                if ((ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _content(s) & chosen
+                        or _OFFERED_WAYS.search(s) or _first_word(_ADVICE_LEAD.sub("", s)) in _TOLD_VERBS):
+                    continue
+                self._put_reason((ti, si), s, said)
+
     def decided_after(self) -> None:
         """A choice the conversation says it has to make ("We need to decide on the database
         for the billing service.") is not left open when a participant decides within the next
@@ -3627,6 +3713,27 @@ class _Reader:
                     and not _RATIONALE.search(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "rationale", "")  # (one said as a reason, "because / since / so that", stands)
 
+    def decided_so_not(self) -> None:
+        """A decision that ends on what it prevents or keeps ("Until it's merged, let's switch off the
+        automatic retries, so it doesn't burn more credits", "Cap electrical at 16 items with a
+        booking sheet so nobody queues two hours for nothing", "Offer 82k plus a 3k signing bonus;
+        that keeps the band intact") says its reason in that clause: the decision is what comes
+        before it, the clause its rationale (session 41). Only a clause saying what does not
+        happen or what is kept (:data:`_SO_NOT`): a plain "so …" is as often what follows from the
+        decision ("so the 16th") as why."""
+        for where, fieldname in list(self.cues.placed.items()):
+            if fieldname != "decisions":
+                continue
+            text = self.text[where]
+            found = _SO_NOT.search(text)
+            if found is None:
+                continue
+            head, why = text[: found.start()].rstrip(" ,;"), text[found.start():].strip(" ,;")
+            if len(_content(head)) < 2 or len(_content(why)) < 2:
+                continue
+            self.put(where, "decisions", _stop(head))
+            self.cues.rationale.append(_stop(why[:1].upper() + why[1:]))
+
     def no_decision_no_reason(self) -> None:
         """Among people, a conversation that keeps no decision keeps no rationale (session 38):
         a reason is the reason for what was decided, and where nothing was, what reads as one
@@ -4192,6 +4299,33 @@ class _Reader:
                 self.put((ti, 0), "action_items", "")
             self.put((ti - 1, said[-1]), "action_items", _owned("user", _stop(clean(suggestion))))
 
+
+    def will_do_all(self) -> None:
+        """A user's "will do" taking up a short answer takes up every step it tells ("Take the car,
+        not just the measurements. And keep the baby seat until the new one is fitted, in case the
+        fit check fails." — "will do. how long is he likely to stay rear-facing in it?"): each is the
+        user's step, written without its reason. :meth:`read` takes up one sentence, and only when
+        "will do" stands alone: said before more words in one sentence ("will do. also, …", which
+        the splitter keeps whole) or after a remark ("done that before, will do.") it took up none
+        (session 41). Not an answer of more than :data:`_ADOPT_MAX` sentences (advice among much
+        else), not a question, not what some field holds."""
+        if not self.assisted:
+            return
+        for ti in range(1, len(self.turns)):
+            turn, before = self.turns[ti], self.turns[ti - 1]
+            if (turn.role != "user" or before.role != "assistant" or not turn.sentences
+                    or len(before.sentences) > _ADOPT_MAX or not _WILL_DO_ON.match(turn.sentences[0])):
+                continue
+            for si, s in enumerate(before.sentences):
+                step = _ADVICE_LEAD.sub("", s.strip())
+                verb = step.split(maxsplit=1)[0].lower() if step else ""
+                if ((ti - 1, si) in self.cues.placed or s.endswith("?") or verb not in _ADVICE_VERBS
+                        or _NOT_ADVICE.match(step)):
+                    continue
+                step = _STEP_REASON.split(step, maxsplit=1)[0]
+                if len(_content(step)) >= 2:
+                    self.put((ti - 1, si), "action_items",
+                             _owned(turn.who, _stop(clean(step[:1].upper() + step[1:]))))
 
     def sent_on(self) -> None:
         """Among people, an answer opening a turn (or after "No idea.") that sends the asker on to
@@ -5012,6 +5146,13 @@ _SUGGESTED = re.compile(r"\b(?:you could|i'?d)\s+(?:also\s+)?(?P<verb>[a-z]+)\b"
                         r"|\bit'?s\s+(?:also\s+|well\s+)?worth\s+(?P<ing>[a-z]{2,}?)(?P<doubled>[b-df-hj-np-tv-z])?ing\b",
                         re.IGNORECASE)
 """A suggestion: "you could ask …", "I'd compare …", "it's worth asking them to …" (session 37)."""
+_WILL_DO_ON = re.compile(r"^(?:[^.?!,]{3,30},\s+)?(?:(?:ok(?:ay)?|yep|yes|yeah|sure|right)[,.!]?\s+)*"
+                         r"(?:will do|i'?ll do (?:that|it|both))(?=[.!,]|$)", re.IGNORECASE)
+"""The user taking up a short answer with "will do", also before more words of the same sentence
+("will do. how long…") or after a remark ("done that before, will do.") (session 41); not "I'll
+do it tonight with…", which says how."""
+_STEP_REASON = re.compile(r";\s+|,\s+(?:in case|so|since|because|as)\s+|\s+so that\s+", re.IGNORECASE)
+"""Where a step told by the assistant goes on with why ("…, in case the fit check fails")."""
 _SO_YOU = re.compile(r",?\s+so\s+(?:that\s+)?(?:you|they|it|we)\b", re.IGNORECASE)
 
 
@@ -5120,6 +5261,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.goes()
         reader.doubt_to_check()
         reader.advice_taken()
+        reader.will_do_all()
         reader.then_thats()
         reader.sent_to_me()
         reader.done_now()
@@ -5135,6 +5277,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.who_does_it()
         reader.we_have_to()
         reader.said_later()
+        reader.second_step()
     if model is not None:
         reader.learned(model)  # in mode "alone" the model places every sentence
     if model is None or getattr(model, "mode", "add") != "alone":
@@ -5154,6 +5297,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()
+    reader.reasons_answered()
     reader.standing_rule()
     reader.figure_quoted()  # after the reasons: a figure taken out is no reason either
     reader.sweep(decisions=model is not None)
@@ -5163,6 +5307,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.that_taken()
     reader.options_named()
     reader.reasons_after()
+    reader.decided_so_not()
     reader.no_decision_no_reason()
     reader.unsure_asked()
     return reader.cues
