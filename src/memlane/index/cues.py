@@ -587,6 +587,12 @@ _OFFERED_WAYS = re.compile(r"\b(?:you could|you can|i can|i could|sorry|afraid|a
 "I'm sorry about that."), not why a choice was made (session 41)."""
 
 
+_HOLDS_IF = re.compile(r"\bif\b", re.IGNORECASE)
+"""An answer's sentence that holds under a condition ("If a tyre won't seat, a booster usually
+does it", "A track pump is often enough if the tape is tight"): how-to advice for a case, not why
+the choice in the next turn was made (session 41, rat41b)."""
+
+
 _SO_NOT = re.compile(r",?\s+so\s+(?:that\s+)?(?=(?:it|this|they|we|you|the|nobody|no one|people|there|he|she|I)\b"
                      r"[^,;]*\b(?:not|never|nobody|no one|nothing|doesn'?t|don'?t|won'?t|isn'?t|aren'?t|can'?t|"
                      r"shouldn'?t|wouldn'?t)\b)|;\s+(?=(?:that|this|it)\s+(?:keeps|saves|avoids|stops)\b)", re.IGNORECASE)
@@ -3010,12 +3016,11 @@ class _Reader:
         """The assistant's statements in a short answer the user decides on in the very next turn
         are the rationale when they speak of what is decided (a content word of the decision):
         "Changing the Zigbee channel forces many devices to re-pair, so I'd leave it." — "ok
-        leaving the channel"; "If it isn't exempt and it's driven without an MOT, the insurance
-        could be invalid." — "Right, we'll MOT it" (session 41). :meth:`reasons` takes the
-        assistant's reason only when said with "because / since / so". Not an answer of more than
-        :data:`_OUTCOME_MAX` sentences, not a question or exclamation, not an offer of options or
-        a courtesy (:data:`_OFFERED_WAYS`), not what to do (a directive or any step verb opening
-        it), read through :meth:`_put_reason`'s filter."""
+        leaving the channel" (session 41). :meth:`reasons` takes the assistant's reason only when
+        said with "because / since / so". Not an answer of more than :data:`_OUTCOME_MAX`
+        sentences, not a question or exclamation, not an offer of options or a courtesy
+        (:data:`_OFFERED_WAYS`), not advice under a condition (:data:`_HOLDS_IF`), not what
+        to do (a directive or any step verb opening it), read through :meth:`_put_reason`'s filter."""
         decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
         if not decided or not self.assisted:
             return
@@ -3032,7 +3037,7 @@ class _Reader:
             chosen = set().union(*(_content(self.text[w]) for w in ways))
             for si, s in enumerate(turn.sentences):
                 if ((ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _content(s) & chosen
-                        or _OFFERED_WAYS.search(s) or _first_word(_ADVICE_LEAD.sub("", s)) in _TOLD_VERBS):
+                        or _OFFERED_WAYS.search(s) or _HOLDS_IF.search(s) or _first_word(_ADVICE_LEAD.sub("", s)) in _TOLD_VERBS):
                     continue
                 self._put_reason((ti, si), s, said)
 
