@@ -32,3 +32,16 @@ def test_the_same_statement_said_outright_is_the_reason(model):
         _OPENING, f"assistant: A drip after a new washer points at the valve seat. {said}", _DECIDED,
         model=model)
     assert said in summary.rationale, summary.rationale
+
+
+@pytest.mark.parametrize("model", WAYS)
+@pytest.mark.parametrize("said", [
+    "That's a sensible fix for a cartridge tap this age.",
+    "That is the usual cartridge repair once a new washer leaves a drip.",
+])
+def test_a_verdict_on_what_was_said_is_no_reason(model, said):
+    summary, _ = offline_summary(
+        _OPENING, f"assistant: A drip after a new washer points at the valve seat. {said}", _DECIDED,
+        model=model)
+    assert summary.decisions == ("Replace the whole cartridge.",), summary.decisions
+    assert said not in summary.rationale, summary.rationale

@@ -593,6 +593,12 @@ does it", "A track pump is often enough if the tape is tight"): how-to advice fo
 the choice in the next turn was made (session 41, rat41b)."""
 
 
+_THAT_VERDICT = re.compile(r"that(?:'s| is)\b", re.IGNORECASE)
+"""An answer's sentence opening on "That's / That is" judges what was just said ("That's a good
+first kit.", "That's the usual pattern: …"): a verdict on it, not why the choice was made
+(session 41, rat41b)."""
+
+
 _SO_NOT = re.compile(r",?\s+so\s+(?:that\s+)?(?=(?:it|this|they|we|you|the|nobody|no one|people|there|he|she|I)\b"
                      r"[^,;]*\b(?:not|never|nobody|no one|nothing|doesn'?t|don'?t|won'?t|isn'?t|aren'?t|can'?t|"
                      r"shouldn'?t|wouldn'?t)\b)|;\s+(?=(?:that|this|it)\s+(?:keeps|saves|avoids|stops)\b)", re.IGNORECASE)
@@ -3019,8 +3025,9 @@ class _Reader:
         leaving the channel" (session 41). :meth:`reasons` takes the assistant's reason only when
         said with "because / since / so". Not an answer of more than :data:`_OUTCOME_MAX`
         sentences, not a question or exclamation, not an offer of options or a courtesy
-        (:data:`_OFFERED_WAYS`), not advice under a condition (:data:`_HOLDS_IF`), not what
-        to do (a directive or any step verb opening it), read through :meth:`_put_reason`'s filter."""
+        (:data:`_OFFERED_WAYS`), not advice under a condition (:data:`_HOLDS_IF`) nor a verdict
+        on what was said (:data:`_THAT_VERDICT`), not what to do (a directive or any step verb
+        opening it), read through :meth:`_put_reason`'s filter."""
         decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
         if not decided or not self.assisted:
             return
@@ -3037,7 +3044,8 @@ class _Reader:
             chosen = set().union(*(_content(self.text[w]) for w in ways))
             for si, s in enumerate(turn.sentences):
                 if ((ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _content(s) & chosen
-                        or _OFFERED_WAYS.search(s) or _HOLDS_IF.search(s) or _first_word(_ADVICE_LEAD.sub("", s)) in _TOLD_VERBS):
+                        or _OFFERED_WAYS.search(s) or _HOLDS_IF.search(s) or _THAT_VERDICT.match(s)
+                        or _first_word(_ADVICE_LEAD.sub("", s)) in _TOLD_VERBS):
                     continue
                 self._put_reason((ti, si), s, said)
 
