@@ -2084,7 +2084,7 @@ class _Reader:
                 continue
             text = self.text[(ti, si)]
             said = _unowned(fieldname, text)
-            two = next((m for m in _SECOND_STEP.finditer(said) if m.group("verb").lower() in _STEP_VERBS | _ASKED_VERBS),
+            two = next((m for m in _SECOND_STEP.finditer(said) if m.group("verb").lower() in _TAKEN_ON),
                        None) if "—" not in said else None
             commit = _COMMIT.search(said[: two.start()]) if two else None
             if two is None or commit is None:
@@ -4312,7 +4312,6 @@ class _Reader:
                 self.put((ti, 0), "action_items", "")
             self.put((ti - 1, said[-1]), "action_items", _owned("user", _stop(clean(suggestion))))
 
-
     def will_do_all(self) -> None:
         """A user's "will do" taking up a short answer takes up every step it tells ("Take the car,
         not just the measurements. And keep the baby seat until the new one is fitted, in case the
@@ -4331,8 +4330,7 @@ class _Reader:
                 continue
             for si, s in enumerate(before.sentences):
                 step = _ADVICE_LEAD.sub("", s.strip())
-                verb = step.split(maxsplit=1)[0].lower() if step else ""
-                if ((ti - 1, si) in self.cues.placed or s.endswith("?") or verb not in _ADVICE_VERBS
+                if ((ti - 1, si) in self.cues.placed or s.endswith("?") or _first_word(step) not in _ADVICE_VERBS
                         or _NOT_ADVICE.match(step)):
                     continue
                 step = _STEP_REASON.split(step, maxsplit=1)[0]
