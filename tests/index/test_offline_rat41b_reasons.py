@@ -12,15 +12,21 @@ _OPENING = "user: The kitchen tap drips all night and the washer was replaced la
 _DECIDED = "user: Then let's replace the whole cartridge."
 
 
+def _answered(said, model):
+    """The summary of the tap conversation whose answer, before the user decides, ends on ``said``."""
+    summary, _ = offline_summary(
+        _OPENING, f"assistant: A drip after a new washer points at the valve seat. {said}", _DECIDED,
+        model=model)
+    return summary
+
+
 @pytest.mark.parametrize("model", WAYS)
 @pytest.mark.parametrize("said", [
     "If the drip comes back within weeks, a new cartridge usually cures it for good.",
     "A new cartridge is often enough if the spout itself isn't worn.",
 ])
 def test_a_statement_under_a_condition_is_no_reason(model, said):
-    summary, _ = offline_summary(
-        _OPENING, f"assistant: A drip after a new washer points at the valve seat. {said}", _DECIDED,
-        model=model)
+    summary = _answered(said, model)
     assert summary.decisions == ("Replace the whole cartridge.",), summary.decisions
     assert said not in summary.rationale, summary.rationale
 
@@ -28,9 +34,7 @@ def test_a_statement_under_a_condition_is_no_reason(model, said):
 @pytest.mark.parametrize("model", WAYS)
 def test_the_same_statement_said_outright_is_the_reason(model):
     said = "A new cartridge replaces the worn seat along with the washer."
-    summary, _ = offline_summary(
-        _OPENING, f"assistant: A drip after a new washer points at the valve seat. {said}", _DECIDED,
-        model=model)
+    summary = _answered(said, model)
     assert said in summary.rationale, summary.rationale
 
 
@@ -40,8 +44,6 @@ def test_the_same_statement_said_outright_is_the_reason(model):
     "That is the usual cartridge repair once a new washer leaves a drip.",
 ])
 def test_a_verdict_on_what_was_said_is_no_reason(model, said):
-    summary, _ = offline_summary(
-        _OPENING, f"assistant: A drip after a new washer points at the valve seat. {said}", _DECIDED,
-        model=model)
+    summary = _answered(said, model)
     assert summary.decisions == ("Replace the whole cartridge.",), summary.decisions
     assert said not in summary.rationale, summary.rationale
