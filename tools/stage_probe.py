@@ -18,7 +18,8 @@ outside the first 10 (categories 1-4) by the first stage that loses it:
   session's ``turns_per_session`` (sub-classes: the turn a candidate or not);
 - ``c``: the turn is in the pool, but the final list does not put it among the first 10
   turns (sub-classes: below the 10th by score, or the head's non-turn hits, which the bench
-  drops, handed its place to the tail's stage-one order).
+  drops, handed its place to the tail's stage-one order). A turn below the 10th by score
+  also records the score part that puts it there (``part``: ``score_part``; session 42).
 
 A question missed at R_any@10 is classed by its best-placed evidence turn (c before b before
 a); one missed at R_all@10 by the classes of its missing pieces. "At most" counts the
@@ -83,18 +84,25 @@ class Recorder:
     def __init__(self) -> None:
         self.last: dict[str, Any] = {}
         self._orig = {n: getattr(S, n) for n in ("_two_stage", "rank_sessions", "_session_turns",
-                                                 "_select", "_spread")}
+                                                 "_select", "_spread", "_lift")}
 
     def __enter__(self) -> Recorder:
         o = self._orig
         rec = self.last
+        fused: dict[int, float] = {}
+
+        def lift(ctx: Any, cands: Any) -> Any:
+            # the relevance the fused lists gave, before the lifts and demotions after them
+            fused.clear()
+            fused.update({c.id: c.relevance for c in cands})
+            return o["_lift"](ctx, cands)
 
         def two_stage(ctx: Any, cands: Any, k: int, t: Any) -> Any:
             SDOC["ctx"] = ctx
             rec.clear()
             rec.update(cands=[c.id for c in cands], rel={c.id: c.relevance for c in cands},
                        stage2={}, items=ctx.items, query=ctx.query,
-                       opts=ctx.opts, speaker=ctx.speaker)
+                       opts=ctx.opts, speaker=ctx.speaker, fused=dict(fused))
             return o["_two_stage"](ctx, cands, k, t)
 
         def rank_sessions(*a: Any, **kw: Any) -> Any:
@@ -115,16 +123,19 @@ class Recorder:
 
         def spread(ctx: Any, pool: Any, first: Any, n: int) -> Any:
             rec["pool"] = [x.id for x in pool]
+            rec["parts"] = {x.id: (x.score, x.signals.get("relevance", 0.0)) for x in pool}
             return o["_spread"](ctx, pool, first, n)
 
         def select(ctx: Any, pool: Any, n: int, late: Any = frozenset()) -> Any:
             rec.setdefault("pool", [x.id for x in pool])
+            rec.setdefault("parts", {x.id: (x.score, x.signals.get("relevance", 0.0))
+                                     for x in pool})  # before _select sets the scores it chose by
             out = o["_select"](ctx, pool, n, late)
             rec["head"] = [x.id for x in out]
             return out
 
         S._two_stage, S.rank_sessions, S._session_turns = two_stage, rank_sessions, session_turns
-        S._select, S._spread = select, spread
+        S._select, S._spread, S._lift = select, spread, lift
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -380,6 +391,38 @@ def config_of(sets: list[str]) -> Any:
     return load_config(overrides=overrides) if overrides else load_config()
 
 
+PARTS = ("its own demotion", "a lift of a hit above it", "another score part", "the fused lists")
+
+
+def score_part(rec: dict[str, Any], iid: int, first: list[int]) -> str:
+    """Which part of the score puts a class c turn below the pool's first 10 turns (``first``),
+    each hit scored again with the relevance the fused lists gave it (before the lifts and
+    demotions: ``_lift`` and every step after it) in place of its final relevance:
+
+    - ``its own demotion``: so scored, the turn passes the 10th as the 10th stands (the
+      speaker focus, the reaction or timeless factor lowered it);
+    - ``a lift of a hit above it``: it passes one of the first 10 once they too lose their
+      lifts (a fact or observation's, a reply's, a named thing's);
+    - ``another score part``: less than half its score gap to the 10th is relevance (the
+      session signal, a time window, a pool lift);
+    - ``the fused lists``: the lexical and vector lists themselves rank it below."""
+    parts, fused = rec["parts"], rec["fused"]
+
+    def unlifted(i: int) -> float:
+        score, relevance = parts[i]
+        return score - relevance + fused.get(i, 0.0)
+
+    tenth = first[-1]
+    if unlifted(iid) > parts[tenth][0]:
+        return PARTS[0]
+    if unlifted(iid) > min(unlifted(i) for i in first):
+        return PARTS[1]
+    gap = parts[tenth][0] - parts[iid][0]
+    if parts[tenth][1] - parts[iid][1] < gap / 2:
+        return PARTS[2]
+    return PARTS[3]
+
+
 def classify(rec: dict[str, Any], inv: dict[str, int], ranking: list[str], evidence: list[str]
              ) -> list[dict[str, Any]]:
     """One record per evidence turn outside the first 10 of ``ranking``."""
@@ -422,6 +465,8 @@ def classify(rec: dict[str, Any], inv: dict[str, int], ranking: list[str], evide
                                            ).most_common(1)[0][1]
             row["sub"] = ("non-turn hits in the head" if head_nonturn
                           and (turn_place.get(iid) or 99) <= 10 else "below the 10th by score")
+            if row["sub"] == "below the 10th by score" and iid is not None:
+                row["part"] = score_part(rec, iid, pool_turns[:10])
         row["speaker_focus"] = rec["speaker"] is not None
         row["gathers"] = gathers(rec["query"])
         it = items.get(iid) if iid is not None else None
@@ -623,6 +668,9 @@ def report(rows: dict[str, Any]) -> None:
         win_all = sum(1 for r in all_miss if all(m["cls"] in grp for m in r["missing"])
                       and r["n_evidence"] <= 10)
         print(f"  fix {'+'.join(grp)}: R_all@10 +{win_all}")
+    part = Counter(m["part"] for m in pieces if "part" in m)
+    print(f"  class c below the 10th by score, by the score part that puts it there "
+          f"(score_part): {dict(part.most_common())}")
     a_sub = Counter(m["sub"] for m in pieces if m["cls"] == "a")
     focused = Counter((m["cls"], m["speaker_focus"]) for m in pieces)
     print(f"  class a session places {dict(a_sub)}; pieces by (class, speaker focus) {dict(focused)}")
