@@ -742,6 +742,12 @@ _SETTLED = re.compile(r"^(?:(?:ok(?:ay)?|good|great|right|alright|fine)[,.!]?\s+
                       r"(?:that'?s|it'?s)\s+settled(?:\s+then)?[.!]*$", re.IGNORECASE)
 """A settlement that points back ("Good, then that's settled."): what was proposed and agreed
 before it is the decision."""
+_LIKED = re.compile(r"^(?:(?:ok(?:ay)?|yes|yeah|right|good)[,.!]?\s+)?(?:then\s+)?(?:i (?:like|love) (?:that|this|it)|"
+                    r"i'?d back (?:that|this|it)|all right|that'?s the (?:offer|plan|deal)(?: then)?)[.!]*$",
+                    re.IGNORECASE)
+"""Agreement in other words ("I like that.", "I'd back that.", "All right.", "Then that's the
+offer."), a sentence of its own opening a turn: what the other speaker proposed just before is
+decided (:meth:`_Reader.liked`; session 42)."""
 _PLEASE_AFTER = re.compile(r"^(?:ok(?:ay)?[,.]?\s+)?((?:an?|the)\s+[^,.?!]+?)[,]?\s+please\b[,.]?\s*(.*?)[.!]*$",
                            re.IGNORECASE)
 """A request said as its object ("An exchange please, the 44.5.")."""
@@ -3591,6 +3597,24 @@ class _Reader:
         "i i'll i'd i've i'm if then so but that that's it it's its there they they'll he she you "
         "which who what when where this these those".split())
 
+    def liked(self) -> None:
+        """A participant's turn opening with an agreement in other words (``_LIKED``) makes the
+        proposal of the other speaker's turn before it a decision, as "Agreed." does in
+        :meth:`read` ("So clocks on the first two tables only…" — "I like that."); not when
+        that turn or the agreeing one holds a decision already; nor after a turn asking
+        something ("ok so bump UK shipping to £4.95…? people basket up…" — "I like that."),
+        where the proposal is the question, which :meth:`promote` passes over for the remark
+        after it. Read after :meth:`read`, so what the sentence model trains on is unchanged
+        (session 42)."""
+        for ti in range(1, len(self.turns)):
+            turn = self.turns[ti]
+            if not turn.sentences or not _LIKED.match(turn.sentences[0]) or self.decided_in(ti):
+                continue
+            pi = next((i for i in range(ti - 1, -1, -1) if self.turns[i].who != turn.who), None)
+            if (pi is not None and not self.decided_in(pi)
+                    and not any(s.endswith("?") for s in self.turns[pi].sentences)):
+                self.promote(ti, "decision")
+
     def two_choices(self) -> None:
         """A decision that says a second choice after ", and" is two decisions (session 39):
         "Cold-water sessions at weekends from the bank holiday, and the full opening on 1
@@ -5296,6 +5320,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.or_answered()
     reader.choice_said()
     reader.and_more()
+    reader.liked()
     reader.two_choices()
     reader.screen()
     reader.put_off_said()

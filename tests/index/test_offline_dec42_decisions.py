@@ -1,0 +1,32 @@
+"""Session 42 (dec42): agreement among people in other words ("I like that.", "I'd back that.",
+"All right.", "Then that's the offer.") decides the proposal it answers (docs/summary-eval.md,
+"Session 42: agreement in other words (dec42)")."""
+
+import pytest
+
+from memlane.testing import offline_summary
+
+_WAYS = ["shipped", None]
+
+
+@pytest.mark.parametrize("model", _WAYS)
+@pytest.mark.parametrize("agreement", ["I like that.", "I'd back that.", "Then that's the plan."])
+def test_agreement_in_other_words_decides_the_proposal_before_it(model, agreement):
+    summary, _ = offline_summary(
+        "Ines: The allotment shed leaks again and the felt is ten years old.",
+        "Bram: Patching it every spring costs us a weekend each time.",
+        "Ines: Corrugated roof over the felt in May, fixed with the screws we have left.",
+        f"Bram: {agreement} The timber merchant on Mill Lane delivers on Saturdays.",
+        model=model)
+    assert any("Corrugated roof over the felt" in d for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_liked_remark_with_nothing_proposed_decides_nothing(model):
+    # the turn agreed with holds a question: what it proposes is the question, not read here
+    summary, _ = offline_summary(
+        "Ines: The allotment shed leaks again and the felt is ten years old.",
+        "Bram: Could we ask the committee for the roof money? Sheds near the gate all look shabby anyway.",
+        "Ines: I like that.",
+        model=model)
+    assert not any("shabby" in d for d in summary.decisions), summary.decisions
