@@ -1,6 +1,6 @@
-"""Session 42 (dec42): agreement among people in other words ("I like that.", "I'd back that.",
-"All right.", "Then that's the offer.") decides the proposal it answers (docs/summary-eval.md,
-"Session 42: agreement in other words (dec42)")."""
+"""Session 42 (dec42), decisions (docs/summary-eval.md, "Session 42: decisions (dec42)"): agreement
+in other words ("I like that.", "I'd back that.", "All right.", "Then that's the offer.") decides
+the proposal it answers; a choice that says what is chosen is written alone."""
 
 import pytest
 
@@ -30,3 +30,20 @@ def test_a_liked_remark_with_nothing_proposed_decides_nothing(model):
         "Ines: I like that.",
         model=model)
     assert not any("shabby" in d for d in summary.decisions), summary.decisions
+
+
+_KIT = ("Ines: The club needs a new kit supplier before September.",
+        "Bram: Do Joma do junior sizes?",
+        "Ines: They do, down to age six, and Errea only from ten.")
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_choice_saying_what_is_chosen_is_written_alone(model):
+    summary, _ = offline_summary(*_KIT, "Bram: Joma then, with the club crest embroidered on the chest.", model=model)
+    assert "Joma, with the club crest embroidered on the chest." in summary.decisions, summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_choice_of_one_word_keeps_what_it_settles(model):
+    summary, _ = offline_summary(*_KIT, "Bram: Joma then.", model=model)
+    assert any(d.startswith("Joma — ") for d in summary.decisions), summary.decisions

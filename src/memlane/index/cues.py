@@ -3425,6 +3425,23 @@ class _Reader:
             self.text[where] = new
             self.cues.turn_of.setdefault(new, where[0])
 
+    def choice_alone(self) -> None:
+        """A choice written with what it settles ("An in-app language setting, defaulting to
+        whatever the phone says — Can the legal pages stay in English for launch.") keeps the
+        choice alone when it says what is chosen in three content words or more: the question
+        or opening after it only blurs it, and was most often another matter asked nearby
+        (session 42). Read last, on what the conversation keeps; not on what :meth:`read`
+        placed, which the sentence model's training reads."""
+        for where, name in list(self.cues.placed.items()):
+            text = self.text[where]
+            choice = text.split(" — ", 1)[0]
+            if name != "decisions" or choice == text or len(_content(choice)) < 3:
+                continue
+            new = _stop(choice)
+            self.cues.decisions[self.cues.decisions.index(text)] = new
+            self.text[where] = new
+            self.cues.turn_of.setdefault(new, where[0])
+
     _ASKS_FRAME = re.compile(
         r"^(?:(?:so|and|but|ok|okay|right)\s+)*(?:(?:do|does|did|should|shall|can|could|would|will|are|is)"
         r"\s+(?:we|i|you|it|they|he|she)\s+(?:just\s+|also\s+)?)?", re.IGNORECASE)
@@ -5338,6 +5355,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.figure_quoted()  # after the reasons: a figure taken out is no reason either
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
+    reader.choice_alone()
     reader.directive_alone()
     reader.it_is_taken()
     reader.that_taken()
