@@ -33,14 +33,24 @@ def test_a_liked_remark_with_nothing_proposed_decides_nothing(model):
 
 
 _KIT = ("Ines: The club needs a new kit supplier before September.",
-        "Bram: Do Joma do junior sizes?",
-        "Ines: They do, down to age six, and Errea only from ten.")
+        "Bram: Does anyone make junior sizes?",
+        "Ines: Joma do, down to age six, and Errea only from ten.")
 
 
 @pytest.mark.parametrize("model", _WAYS)
 def test_a_choice_saying_what_is_chosen_is_written_alone(model):
     summary, _ = offline_summary(*_KIT, "Bram: Joma then, with the club crest embroidered on the chest.", model=model)
     assert "Joma, with the club crest embroidered on the chest." in summary.decisions, summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_choice_among_options_keeps_them(model):
+    summary, _ = offline_summary(
+        "Ruth: Oak or walnut for the library shelves?",
+        "Dev: Walnut is nearly twice the price.",
+        "Ruth: Oak then, with the spring delivery from the Hexham yard.", model=model)
+    assert any(d.startswith("Oak, with the spring delivery from the Hexham yard — Oak or walnut")
+               for d in summary.decisions), summary.decisions
 
 
 @pytest.mark.parametrize("model", _WAYS)

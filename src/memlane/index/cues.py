@@ -3428,14 +3428,16 @@ class _Reader:
     def choice_alone(self) -> None:
         """A choice written with what it settles ("An in-app language setting, defaulting to
         whatever the phone says — Can the legal pages stay in English for launch.") keeps the
-        choice alone when it says what is chosen in three content words or more: the question
-        or opening after it only blurs it, and was most often another matter asked nearby
-        (session 42). Read last, on what the conversation keeps; not on what :meth:`read`
+        choice alone when it says what is chosen in three content words or more and what
+        follows names none of them: that question or opening was another matter asked nearby
+        and only blurs it; the options it was chosen among ("Oak, from the spring delivery —
+        Oak or walnut for the library shelves") stay (session 42). Read last, on what the conversation keeps; not on what :meth:`read`
         placed, which the sentence model's training reads."""
         for where, name in list(self.cues.placed.items()):
             text = self.text[where]
-            choice = text.split(" — ", 1)[0]
-            if name != "decisions" or choice == text or len(_content(choice)) < 3:
+            choice, _, settled = text.partition(" — ")
+            own = _content(choice)
+            if name != "decisions" or not settled or len(own) < 3 or own & _content(settled):
                 continue
             new = _stop(choice)
             self.cues.decisions[self.cues.decisions.index(text)] = new
