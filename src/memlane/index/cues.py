@@ -742,6 +742,12 @@ _SETTLED = re.compile(r"^(?:(?:ok(?:ay)?|good|great|right|alright|fine)[,.!]?\s+
                       r"(?:that'?s|it'?s)\s+settled(?:\s+then)?[.!]*$", re.IGNORECASE)
 """A settlement that points back ("Good, then that's settled."): what was proposed and agreed
 before it is the decision."""
+_LIKED = re.compile(r"^(?:(?:ok(?:ay)?|yes|yeah|right|good)[,.!]?\s+)?(?:then\s+)?(?:i (?:like|love) (?:that|this|it)|"
+                    r"i'?d back (?:that|this|it)|all right|that'?s the (?:offer|plan|deal)(?: then)?)[.!]*$",
+                    re.IGNORECASE)
+"""Agreement in other words ("I like that.", "I'd back that.", "All right.", "Then that's the
+offer."), a sentence of its own opening a turn: what the other speaker proposed just before is
+decided (:meth:`_Reader.liked`; session 42)."""
 _PLEASE_AFTER = re.compile(r"^(?:ok(?:ay)?[,.]?\s+)?((?:an?|the)\s+[^,.?!]+?)[,]?\s+please\b[,.]?\s*(.*?)[.!]*$",
                            re.IGNORECASE)
 """A request said as its object ("An exchange please, the 44.5.")."""
@@ -3419,6 +3425,25 @@ class _Reader:
             self.text[where] = new
             self.cues.turn_of.setdefault(new, where[0])
 
+    def choice_alone(self) -> None:
+        """A choice written with what it settles ("An in-app language setting, defaulting to
+        whatever the phone says — Can the legal pages stay in English for launch.") keeps the
+        choice alone when it says what is chosen in three content words or more and what
+        follows names none of them: that question or opening was another matter asked nearby
+        and only blurs it; the options it was chosen among ("Oak, from the spring delivery —
+        Oak or walnut for the library shelves") stay (session 42). Read last, on what the conversation keeps; not on what :meth:`read`
+        placed, which the sentence model's training reads."""
+        for where, name in list(self.cues.placed.items()):
+            text = self.text[where]
+            choice, _, settled = text.partition(" — ")
+            own = _content(choice)
+            if name != "decisions" or not settled or len(own) < 3 or own & _content(settled):
+                continue
+            new = _stop(choice)
+            self.cues.decisions[self.cues.decisions.index(text)] = new
+            self.text[where] = new
+            self.cues.turn_of.setdefault(new, where[0])
+
     _ASKS_FRAME = re.compile(
         r"^(?:(?:so|and|but|ok|okay|right)\s+)*(?:(?:do|does|did|should|shall|can|could|would|will|are|is)"
         r"\s+(?:we|i|you|it|they|he|she)\s+(?:just\s+|also\s+)?)?", re.IGNORECASE)
@@ -3590,6 +3615,24 @@ class _Reader:
     _NOT_A_SECOND = frozenset(
         "i i'll i'd i've i'm if then so but that that's it it's its there they they'll he she you "
         "which who what when where this these those".split())
+
+    def liked(self) -> None:
+        """A participant's turn opening with an agreement in other words (``_LIKED``) makes the
+        proposal of the other speaker's turn before it a decision, as "Agreed." does in
+        :meth:`read` ("So clocks on the first two tables only…" — "I like that."); not when
+        that turn or the agreeing one holds a decision already; nor after a turn asking
+        something ("ok so bump UK shipping to £4.95…? people basket up…" — "I like that."),
+        where the proposal is the question, which :meth:`promote` passes over for the remark
+        after it. Read after :meth:`read`, so what the sentence model trains on is unchanged
+        (session 42)."""
+        for ti in range(1, len(self.turns)):
+            turn = self.turns[ti]
+            if not turn.sentences or not _LIKED.match(turn.sentences[0]) or self.decided_in(ti):
+                continue
+            pi = next((i for i in range(ti - 1, -1, -1) if self.turns[i].who != turn.who), None)
+            if (pi is not None and not self.decided_in(pi)
+                    and not any(s.endswith("?") for s in self.turns[pi].sentences)):
+                self.promote(ti, "decision")
 
     def two_choices(self) -> None:
         """A decision that says a second choice after ", and" is two decisions (session 39):
@@ -5296,6 +5339,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.or_answered()
     reader.choice_said()
     reader.and_more()
+    reader.liked()
     reader.two_choices()
     reader.screen()
     reader.put_off_said()
@@ -5313,6 +5357,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.figure_quoted()  # after the reasons: a figure taken out is no reason either
     reader.sweep(decisions=model is not None)
     reader.option_chosen()
+    reader.choice_alone()
     reader.directive_alone()
     reader.it_is_taken()
     reader.that_taken()
