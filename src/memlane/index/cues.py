@@ -599,6 +599,12 @@ first kit.", "That's the usual pattern: …"): a verdict on it, not why the choi
 (session 41, rat41b)."""
 
 
+_OPENS_ON_IF = re.compile(r"^(?:(?:but|and|so)\s+)?(?:only\s+)?(?:if|unless)\b", re.IGNORECASE)
+"""A sentence opening on its condition ("Only if there's evidence it was exploited.", "If they can't,
+we pick the pinot with whoever we've got", "Unless the pings aren't reaching them"): says when,
+not why — the condition of a decision or the plan for a case (session 42, rat42)."""
+
+
 _SO_NOT = re.compile(r",?\s+so\s+(?:that\s+)?(?=(?:it|this|they|we|you|the|nobody|no one|people|there|he|she|I)\b"
                      r"[^,;]*\b(?:not|never|nobody|no one|nothing|doesn'?t|don'?t|won'?t|isn'?t|aren'?t|can'?t|"
                      r"shouldn'?t|wouldn'?t)\b)|;\s+(?=(?:that|this|it)\s+(?:keeps|saves|avoids|stops)\b)", re.IGNORECASE)
@@ -3726,6 +3732,17 @@ class _Reader:
                     and not _RATIONALE.search(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "rationale", "")  # (one said as a reason, "because / since / so that", stands)
 
+    def reasons_conditional(self) -> None:
+        """A rationale opening on its condition (:data:`_OPENS_ON_IF`: "Only if there's evidence it
+        was exploited.", "If fewer than 6 pick inshore we don't run saturday at all") is taken out,
+        by whichever reader placed it (session 42, rat42): a condition of the decision or the plan
+        for a case, which says when and what then, not why. Over the development sets the sentence
+        model and the patterns wrote 41 such sentences as the rationale, 5 of them labelled one."""
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale" and _OPENS_ON_IF.match(self.text[where]):
+                self.put(where, "rationale", "")
+        self.cues.rationale[:] = [r for r in self.cues.rationale if not _OPENS_ON_IF.match(r)]
+
     def decided_so_not(self) -> None:
         """A decision that ends on what it prevents or keeps ("Until it's merged, let's switch off the
         automatic retries, so it doesn't burn more credits", "Cap electrical at 16 items with a
@@ -5318,6 +5335,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.that_taken()
     reader.options_named()
     reader.reasons_after()
+    reader.reasons_conditional()
     reader.decided_so_not()
     reader.no_decision_no_reason()
     reader.unsure_asked()
