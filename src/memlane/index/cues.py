@@ -3772,6 +3772,20 @@ class _Reader:
                     continue
                 self._put_reason((ti - 1, pi), s, said)
 
+    def problem_no_reason(self) -> None:
+        """With the assistant, nothing of the user's opening turn is a rationale, by whichever
+        reader placed it (session 42, rat42): it brings the problem ("The orders query in
+        reports/monthly.sql takes 14 seconds.", "My suitcase didn't arrive in Vienna."), which the
+        answer and the choice after it address; :meth:`learned` already keeps the sentence model
+        from writing it (session 30). Over the development sets the patterns and the model wrote 49
+        such sentences as the rationale, 7 of them labelled one."""
+        if not self.assisted:
+            return
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale" and where[0] == self.opening:
+                self.put(where, "rationale", "")
+        self.cues.rationale[:] = [r for r in self.cues.rationale if self.cues.turn_of.get(r) != self.opening]
+
     def decided_so_not(self) -> None:
         """A decision that ends on what it prevents or keeps ("Until it's merged, let's switch off the
         automatic retries, so it doesn't burn more credits", "Cap electrical at 16 items with a
@@ -5366,6 +5380,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reasons_after()
     reader.reasons_of_option()
     reader.reasons_conditional()
+    reader.problem_no_reason()
     reader.decided_so_not()
     reader.no_decision_no_reason()
     reader.unsure_asked()
