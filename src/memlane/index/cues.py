@@ -3829,6 +3829,21 @@ class _Reader:
                 self.put(where, "rationale", "")
         self.cues.rationale.clear()
 
+    def explained_no_reason(self) -> None:
+        """With the assistant, a conversation that keeps no decision keeps none of the assistant's
+        sentences as a rationale (session 42, rat42): a reason is the reason for what was decided,
+        and where nothing was, the assistant's "because / so" explains how a thing works ("The
+        server runs in local time, so the job moves when the clocks change."). The user's stand,
+        as in :meth:`no_decision_no_reason`: their choice is often said in a word the patterns do
+        not read. Read last, on what the conversation keeps."""
+        if not self.assisted or any(self.cues.decisions):
+            return
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale" and self.turns[where[0]].role == "assistant":
+                self.put(where, "rationale", "")
+        self.cues.rationale[:] = [r for r in self.cues.rationale if (ti := self.cues.turn_of.get(r)) is None
+                                  or self.turns[ti].role != "assistant"]
+
     def standing_for(self, ti: int, choice: str) -> str:
         """"The single-point one" with the noun its "one" stands for, from the nearest earlier
         sentence naming the same kind ("A single-point rubric: …"): "The single-point rubric"."""
@@ -5383,5 +5398,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.problem_no_reason()
     reader.decided_so_not()
     reader.no_decision_no_reason()
+    reader.explained_no_reason()
     reader.unsure_asked()
     return reader.cues
