@@ -73,7 +73,7 @@ Action items are written ``Owner: text`` when the owner is known.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -3738,6 +3738,13 @@ class _Reader:
                     and not _RATIONALE.search(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "rationale", "")  # (one said as a reason, "because / since / so that", stands)
 
+    def _drop_unplaced_reasons(self, drop: Callable[[str], bool]) -> None:
+        """Take out the rationale items no sentence position holds (a clause a rule split off,
+        "Go with X" 's reason) that ``drop`` names; a placed one is taken out with :meth:`put`,
+        which keeps the field and its positions in step."""
+        placed = {self.text[w] for w, f in self.cues.placed.items() if f == "rationale"}
+        self.cues.rationale[:] = [r for r in self.cues.rationale if r in placed or not drop(r)]
+
     def reasons_conditional(self) -> None:
         """A rationale opening on its condition (:data:`_OPENS_ON_IF`: "Only if there's evidence it
         was exploited.", "If fewer than 6 pick inshore we don't run saturday at all") is taken out,
@@ -3747,7 +3754,7 @@ class _Reader:
         for where, name in list(self.cues.placed.items()):
             if name == "rationale" and _OPENS_ON_IF.match(self.text[where]):
                 self.put(where, "rationale", "")
-        self.cues.rationale[:] = [r for r in self.cues.rationale if not _OPENS_ON_IF.match(r)]
+        self._drop_unplaced_reasons(lambda r: _OPENS_ON_IF.match(r) is not None)
 
     def reasons_of_option(self) -> None:
         """Among people, a statement in the turn just before a decision whose subject is the option
@@ -3784,7 +3791,7 @@ class _Reader:
         for where, name in list(self.cues.placed.items()):
             if name == "rationale" and where[0] == self.opening:
                 self.put(where, "rationale", "")
-        self.cues.rationale[:] = [r for r in self.cues.rationale if self.cues.turn_of.get(r) != self.opening]
+        self._drop_unplaced_reasons(lambda r: self.cues.turn_of.get(r) == self.opening)
 
     def decided_so_not(self) -> None:
         """A decision that ends on what it prevents or keeps ("Until it's merged, let's switch off the
@@ -3841,8 +3848,8 @@ class _Reader:
         for where, name in list(self.cues.placed.items()):
             if name == "rationale" and self.turns[where[0]].role == "assistant":
                 self.put(where, "rationale", "")
-        self.cues.rationale[:] = [r for r in self.cues.rationale if (ti := self.cues.turn_of.get(r)) is None
-                                  or self.turns[ti].role != "assistant"]
+        self._drop_unplaced_reasons(lambda r: (ti := self.cues.turn_of.get(r)) is not None
+                                    and self.turns[ti].role == "assistant")
 
     def standing_for(self, ti: int, choice: str) -> str:
         """"The single-point one" with the noun its "one" stands for, from the nearest earlier
