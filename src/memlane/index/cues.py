@@ -605,12 +605,6 @@ we pick the pinot with whoever we've got", "Unless the pings aren't reaching the
 not why — the condition of a decision or the plan for a case (session 42, rat42)."""
 
 
-_SUBJECT_LEAD = re.compile(r"^(?:(?:and|but|also|so|plus|yes|yeah|ok(?:ay)?|honestly|well)\b[,]?\s+)*"
-                           r"(?:(?:the|a|an|our|their|your|my)\s+)?", re.IGNORECASE)
-"""What comes before a sentence's subject ("And the museum also fits…", "Honestly six is safer"):
-a linking word or an interjection, then an article or a possessive (session 42, rat42)."""
-
-
 _SO_NOT = re.compile(r",?\s+so\s+(?:that\s+)?(?=(?:it|this|they|we|you|the|nobody|no one|people|there|he|she|I)\b"
                      r"[^,;]*\b(?:not|never|nobody|no one|nothing|doesn'?t|don'?t|won'?t|isn'?t|aren'?t|can'?t|"
                      r"shouldn'?t|wouldn'?t)\b)|;\s+(?=(?:that|this|it)\s+(?:keeps|saves|avoids|stops)\b)", re.IGNORECASE)
@@ -3756,29 +3750,6 @@ class _Reader:
                 self.put(where, "rationale", "")
         self._drop_unplaced_reasons(lambda r: _OPENS_ON_IF.match(r) is not None)
 
-    def reasons_of_option(self) -> None:
-        """Among people, a statement in the turn just before a decision whose subject is the option
-        decided is its rationale, with or without a reason word (session 42, rat42): "The museum
-        also fits the space topic they're doing in the summer term." — "Museum, then.";
-        "Agnieszka is free all that week, and she's done crown court before" — "ok Agnieszka covers
-        the 9th and 10th". The subject is the sentence's first word after a linking word and an
-        article (:data:`_SUBJECT_LEAD`), a content word of the deciding sentence. Not with the
-        assistant, whose turns before a decision explain at length; read through
-        :meth:`_put_reason`'s filter (not what to do, three content words, not said already)."""
-        if self.assisted:
-            return
-        said = self._said_contents()
-        for (ti, si), name in list(self.cues.placed.items()):
-            if name != "decisions" or ti == 0 or self.turns[ti - 1].role != "user":
-                continue
-            chosen = _stems(self.turns[ti].sentences[si]) | _stems(self.text[(ti, si)])
-            for pi, s in enumerate(self.turns[ti - 1].sentences):
-                subject = re.match(r"[\w'-]+", _SUBJECT_LEAD.sub("", s))
-                if ((ti - 1, pi) in self.cues.placed or s.endswith(("?", "!")) or subject is None
-                        or not _stems(subject.group()) & chosen):
-                    continue
-                self._put_reason((ti - 1, pi), s, said)
-
     def problem_no_reason(self) -> None:
         """With the assistant, nothing of the user's opening turn is a rationale, by whichever
         reader placed it (session 42, rat42): it brings the problem ("The orders query in
@@ -5400,7 +5371,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.that_taken()
     reader.options_named()
     reader.reasons_after()
-    reader.reasons_of_option()
     reader.reasons_conditional()
     reader.problem_no_reason()
     reader.decided_so_not()
