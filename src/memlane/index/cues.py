@@ -73,7 +73,7 @@ Action items are written ``Owner: text`` when the owner is known.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -597,6 +597,12 @@ _THAT_VERDICT = re.compile(r"that(?:'s| is)\b", re.IGNORECASE)
 """An answer's sentence opening on "That's / That is" judges what was just said ("That's a good
 first kit.", "That's the usual pattern: …"): a verdict on it, not why the choice was made
 (session 41, rat41b)."""
+
+
+_OPENS_ON_IF = re.compile(r"^(?:(?:but|and|so)\s+)?(?:only\s+)?(?:if|unless)\b", re.IGNORECASE)
+"""A sentence opening on its condition ("Only if there's evidence it was exploited.", "If they can't,
+we pick the pinot with whoever we've got", "Unless the pings aren't reaching them"): says when,
+not why — the condition of a decision or the plan for a case (session 42, rat42)."""
 
 
 _SO_NOT = re.compile(r",?\s+so\s+(?:that\s+)?(?=(?:it|this|they|we|you|the|nobody|no one|people|there|he|she|I)\b"
@@ -3769,6 +3775,38 @@ class _Reader:
                     and not _RATIONALE.search(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "rationale", "")  # (one said as a reason, "because / since / so that", stands)
 
+    def _drop_unplaced_reasons(self, drop: Callable[[str], bool]) -> None:
+        """Take out the rationale items no sentence position holds (a clause a rule split off,
+        "Go with X" 's reason) that ``drop`` names; a placed one is taken out with :meth:`put`,
+        which keeps the field and its positions in step."""
+        placed = {self.text[w] for w, f in self.cues.placed.items() if f == "rationale"}
+        self.cues.rationale[:] = [r for r in self.cues.rationale if r in placed or not drop(r)]
+
+    def reasons_conditional(self) -> None:
+        """A rationale opening on its condition (:data:`_OPENS_ON_IF`: "Only if there's evidence it
+        was exploited.", "If fewer than 6 pick inshore we don't run saturday at all") is taken out,
+        by whichever reader placed it (session 42, rat42): a condition of the decision or the plan
+        for a case, which says when and what then, not why. Over the development sets the sentence
+        model and the patterns wrote 41 such sentences as the rationale, 5 of them labelled one."""
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale" and _OPENS_ON_IF.match(self.text[where]):
+                self.put(where, "rationale", "")
+        self._drop_unplaced_reasons(lambda r: _OPENS_ON_IF.match(r) is not None)
+
+    def problem_no_reason(self) -> None:
+        """With the assistant, nothing of the user's opening turn is a rationale, by whichever
+        reader placed it (session 42, rat42): it brings the problem ("The orders query in
+        reports/monthly.sql takes 14 seconds.", "My suitcase didn't arrive in Vienna."), which the
+        answer and the choice after it address; :meth:`learned` already keeps the sentence model
+        from writing it (session 30). Over the development sets the patterns and the model wrote 49
+        such sentences as the rationale, 7 of them labelled one."""
+        if not self.assisted:
+            return
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale" and where[0] == self.opening:
+                self.put(where, "rationale", "")
+        self._drop_unplaced_reasons(lambda r: self.cues.turn_of.get(r) == self.opening)
+
     def decided_so_not(self) -> None:
         """A decision that ends on what it prevents or keeps ("Until it's merged, let's switch off the
         automatic retries, so it doesn't burn more credits", "Cap electrical at 16 items with a
@@ -3811,6 +3849,21 @@ class _Reader:
             if name == "rationale":
                 self.put(where, "rationale", "")
         self.cues.rationale.clear()
+
+    def explained_no_reason(self) -> None:
+        """With the assistant, a conversation that keeps no decision keeps none of the assistant's
+        sentences as a rationale (session 42, rat42): a reason is the reason for what was decided,
+        and where nothing was, the assistant's "because / so" explains how a thing works ("The
+        server runs in local time, so the job moves when the clocks change."). The user's stand,
+        as in :meth:`no_decision_no_reason`: their choice is often said in a word the patterns do
+        not read. Read last, on what the conversation keeps."""
+        if not self.assisted or any(self.cues.decisions):
+            return
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale" and self.turns[where[0]].role == "assistant":
+                self.put(where, "rationale", "")
+        self._drop_unplaced_reasons(lambda r: (ti := self.cues.turn_of.get(r)) is not None
+                                    and self.turns[ti].role == "assistant")
 
     def standing_for(self, ti: int, choice: str) -> str:
         """"The single-point one" with the noun its "one" stands for, from the nearest earlier
@@ -5363,7 +5416,10 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.that_taken()
     reader.options_named()
     reader.reasons_after()
+    reader.reasons_conditional()
+    reader.problem_no_reason()
     reader.decided_so_not()
     reader.no_decision_no_reason()
+    reader.explained_no_reason()
     reader.unsure_asked()
     return reader.cues
