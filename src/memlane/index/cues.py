@@ -1357,6 +1357,26 @@ _FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|from\s+now|from\s+next)\b", re.I
 _GERUND_OF = re.compile(r"^[a-z]{3,}ing\s+(?:at|in|on|for|with|by|near|from|of)\b", re.IGNORECASE)
 """An activity or a thing named by an "-ing" word and where it is ("parking at Hay Bridge for the
 weekly set"): after an agreement, what was described acknowledged, no outcome (session 35)."""
+_LEAVES_OPEN = re.compile(
+    _NON_ANSWER.pattern + "|" + _UNSURE_ANSWER.pattern + "|" + _UNSURE_PEER.pattern + "|" + _DEFERS_CHOICE.pattern
+    + r"|\b(?:maybe|perhaps|probably|possibly|i think|i guess|i suppose|no promises|might|may|can|could|should|"
+    r"would|if|unless|ask|check|find out|see|often|usually|generally|typically|normally|sometimes|tends?|either)\b",
+    re.IGNORECASE)
+"""What keeps an answer from settling a question: not knowing, a hand-on or a put-off
+(:data:`_NON_ANSWER`, :data:`_UNSURE_ANSWER`, :data:`_UNSURE_PEER`, :data:`_DEFERS_CHOICE`), a
+lean, a condition or a rule of thumb ("maybe", "I think", "no promises", "might", "if", "often",
+"either can work") or a step to find out
+("I'll ask the churchwarden") (:meth:`_Reader.answered_plainly`, session 42)."""
+
+
+_ASKS_CHOICE = re.compile(r"\b(?:should|shall|could|would|can|do|does|did)\s+(?:i|we|you|they)\b|\bwhat about\b"
+                          r"|\b(?:i|we|you|they)\s+(?:should|shall|could|would|can)\b",
+                          re.IGNORECASE)
+"""A question that asks for a choice to be made ("Should we charge the fee?", "Do we extend
+trench 4?", "Coach or minibuses?"), which a fact said back only weighs
+(:meth:`_Reader.answered_plainly`)."""
+
+
 _LET_ME_KNOW = re.compile(r"^(?:(?:ok(?:ay)?|right|fine|sure|yes|yeah|good|great|then|so|and|also)[,.!]?\s+)*"
                           r"let\s+(?:me|us)\s+(?:know|think|see|guess|hear)\b", re.IGNORECASE)
 """An offer or a courtesy put as "let me" ("Let me know if you need the old sprites.", "Let us
@@ -2932,6 +2952,31 @@ class _Reader:
                 continue
             first = self.turns[ni].sentences[0] if self.turns[ni].sentences else ""
             if _ANSWERED_BUT.match(first):
+                self.put(where, "open_questions", "")
+
+    def answered_plainly(self) -> None:
+        """A question left open that the next turn, by someone else, answers with a plain
+        statement of the asked thing in its first sentence is no longer open ("Is the kitchen
+        included?" — "The kitchen is included, but the oven's out until the 2nd."; "Does anyone
+        know if they need a packed lunch?" — "The letter says packed lunch, no nuts."): the
+        answer shares a content word with the question and neither asks back, doubts, leans nor
+        puts it off (:data:`_LEAVES_OPEN`) (session 42). Read after :meth:`screen`, on what the
+        conversation keeps; :meth:`read`, which the model's training reads, is unchanged."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "open_questions" or not self.text[where].endswith("?"):
+                continue
+            ti, ni = where[0], where[0] + 1
+            if ni >= len(self.turns) or self.turns[ni].who == self.turns[ti].who or not self.turns[ni].sentences:
+                continue
+            first = self.turns[ni].sentences[0]
+            if first.endswith("?") or _LEAVES_OPEN.search(first):
+                continue
+            question = self.turns[ti].sentences[where[1]]
+            if _ASKS_CHOICE.search(question):
+                continue  # a fact said back to "Should we…?" weighs the choice, it does not make it
+            asked = _stems(question) - _WH_WORDS
+            shared = len(asked & _stems(first))
+            if shared >= 2 or (shared and 2 * shared >= len(asked)):
                 self.put(where, "open_questions", "")
 
     def _said_contents(self) -> list[set[str]]:
@@ -5305,6 +5350,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.one_question()
     reader.decided_next()
     reader.answered_then_unknown()
+    reader.answered_plainly()
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()
