@@ -4564,6 +4564,31 @@ class _Reader:
             step = f"{what.rstrip(' ,')} {rest}".strip() if rest else what.rstrip(" ,")
             self.put((ti, 0), "action_items", _owned(turn.who, _stop(step[:1].upper() + step[1:])))
 
+    def someone_doing(self) -> None:
+        """A third person said, inside a sentence no rule placed, to be doing a task or that
+        they will ("Ravi is doing the flights.", "…, Sophie's doing the credit notes.", "Food:
+        Mum will make the mithai.") is their step, written with them as owner and the verb in
+        its base form ("Ravi: Do the flights"): the name said in the conversation
+        (:meth:`named`), the verb a step's (:data:`_TRANSITIVE_STEPS` or "do"), its object no
+        pronoun ("Excel will pick it up" is what a program does), not a question (session 42).
+        After :meth:`read`, as :meth:`who_does_it`; "<Name> will …" opening a sentence
+        :meth:`action` reads."""
+        for ti, turn in enumerate(self.turns):
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith("?"):
+                    continue
+                found = _SOMEONE_DOING.search(s)
+                if found is None:
+                    continue
+                who, verb, what = found.group("who"), found.group("verb").lower(), found.group("what")
+                if verb.endswith("ing") != (found.group("how").strip() != "will"):
+                    continue  # ("Ravi is done", "Mum will sing")
+                verb = _ing_base(verb) if verb.endswith("ing") else verb
+                if (verb not in _TRANSITIVE_STEPS | {"do"} or who.lower() in _NOT_A_NAME | STOPWORDS
+                        or who.endswith("s") or _first_word(what) in _OBJECT_PRONOUNS or not self.named(who)):
+                    continue
+                self.put((ti, si), "action_items", _owned(who, _stop(f"{verb.capitalize()} {_trim_clause(what)}")))
+
     def request_answered(self) -> None:
         """Among people, a request written as the step of the participant it was put to ("Chidi,
         can you take the migration?" -> "Chidi: Take the migration.") whose answer, the next turn
@@ -5031,6 +5056,14 @@ longer", "Prices will increase")."""
 _TRANSITIVE_STEPS = _STEP_VERBS - _INTRANSITIVE
 
 
+_SOMEONE_DOING = re.compile(r"(?:^|[,;:]\s+|\band\s+)(?P<who>" + NAME_WORD + r")(?P<how>'s\s+|\s+is\s+|\s+will\s+)"
+                            r"(?P<verb>[a-z]+)\s+(?P<what>[^,;.!?]+)")
+"""A named person and what they are doing or will do ("Ravi is doing the flights", "Sophie's
+doing the credit notes", "Mum will make the mithai") (:meth:`_Reader.someone_doing`): their
+"-ing" after "is" or "'s", their base form after "will"."""
+_OBJECT_PRONOUNS = frozenset("it them you me us him her this that these those".split())
+
+
 def _someone_will(word: str, rest: str) -> bool:
     """Whether "<Word> will <rest>" opening a sentence names a person taking on a task though
     the word is said nowhere else ("Priya will set up the pipeline in the infra repo."): a
@@ -5331,6 +5364,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.planned_ing()
         reader.check_what()
         reader.who_does_it()
+        reader.someone_doing()
         reader.we_have_to()
         reader.said_later()
         reader.second_step()
