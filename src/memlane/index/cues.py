@@ -4589,6 +4589,33 @@ class _Reader:
                     continue
                 self.put((ti, si), "action_items", _owned(who, _stop(f"{verb.capitalize()} {_trim_clause(what)}")))
 
+    def it_taken_on(self) -> None:
+        """Among people, a step taken on with a pronoun for its object ("I'll set it up.", "I'll
+        pay it and we settle up after.") right after another speaker said the thing is needed or
+        to be done with the same verb ("we need the spreadsheet of who's going to which game",
+        "we pay this year's bill regardless") says what there: the step written with that thing
+        ("Col: Set up the spreadsheet of who's going to which game"), what the step adds after its
+        pronoun kept up to a clause of its own (session 42). Read after the sentence model, on the
+        steps every rule wrote; :meth:`read` is unchanged."""
+        if self.assisted:
+            return
+        for where, name in list(self.cues.placed.items()):
+            ti = where[0]
+            if name not in ("action_items", "next_steps") or not ti or self.turns[ti - 1].who == self.turns[ti].who:
+                continue
+            took = _IT_TAKEN_ON.match(_unowned(name, self.text[where]))
+            if took is None:
+                continue
+            verb = took.group("verb").lower()
+            said = re.compile(r"\b(?:need|needs|" + re.escape(verb) + r")\s+(?P<thing>(?:the|our|their|this|these|"
+                              r"\w+'s)\s+[^,;.!?]+)", re.IGNORECASE)
+            thing = next((m.group("thing") for x in reversed(self.turns[ti - 1].sentences)
+                          if (m := said.search(x)) is not None), None)
+            if thing is None:
+                continue
+            step = " ".join(w for w in (verb.capitalize(), took.group("part"), thing.strip(), took.group("rest")) if w)
+            self.put(where, name, _owned(self.turns[ti].who, _stop(step)))
+
     def request_answered(self) -> None:
         """Among people, a request written as the step of the participant it was put to ("Chidi,
         can you take the migration?" -> "Chidi: Take the migration.") whose answer, the next turn
@@ -5064,6 +5091,13 @@ doing the credit notes", "Mum will make the mithai") (:meth:`_Reader.someone_doi
 _OBJECT_PRONOUNS = frozenset("it them you me us him her this that these those".split())
 
 
+_IT_TAKEN_ON = re.compile(r"^(?:(?:ok(?:ay)?|fine|sure|right|yes|yeah)[,.!]?\s+)*i(?:'ll|\s+will)\s+(?P<verb>[a-z]+)\s+"
+                          r"(?:it|them)(?:\s+(?P<part>up|out|off|in|on))?(?:\s+(?P<rest>(?:at|on|by|this|tonight|today|"
+                          r"tomorrow|before|after|first|next)\b[^,;.!?]*?))?(?=[,;.!]|\s+and\b|$)", re.IGNORECASE)
+"""A step taken on with a pronoun for its object, and when ("I'll set it up.", "I'll dig it out
+at the weekend.", "I'll pay it and we settle up after") (:meth:`_Reader.it_taken_on`)."""
+
+
 def _someone_will(word: str, rest: str) -> bool:
     """Whether "<Word> will <rest>" opening a sentence names a person taking on a task though
     the word is said nowhere else ("Priya will set up the pipeline in the infra repo."): a
@@ -5385,6 +5419,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.decided_next()
     reader.answered_then_unknown()
     reader.answered_plainly()
+    reader.it_taken_on()
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()
