@@ -1369,6 +1369,26 @@ _FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|from\s+now|from\s+next)\b", re.I
 _GERUND_OF = re.compile(r"^[a-z]{3,}ing\s+(?:at|in|on|for|with|by|near|from|of)\b", re.IGNORECASE)
 """An activity or a thing named by an "-ing" word and where it is ("parking at Hay Bridge for the
 weekly set"): after an agreement, what was described acknowledged, no outcome (session 35)."""
+_LEAVES_OPEN = re.compile(
+    _NON_ANSWER.pattern + "|" + _UNSURE_ANSWER.pattern + "|" + _UNSURE_PEER.pattern + "|" + _DEFERS_CHOICE.pattern
+    + r"|\b(?:maybe|perhaps|probably|possibly|i think|i guess|i suppose|no promises|might|may|can|could|should|"
+    r"would|if|unless|ask|check|find out|see|often|usually|generally|typically|normally|sometimes|tends?|either)\b",
+    re.IGNORECASE)
+"""What keeps an answer from settling a question: not knowing, a hand-on or a put-off
+(:data:`_NON_ANSWER`, :data:`_UNSURE_ANSWER`, :data:`_UNSURE_PEER`, :data:`_DEFERS_CHOICE`), a
+lean, a condition or a rule of thumb ("maybe", "I think", "no promises", "might", "if", "often",
+"either can work") or a step to find out
+("I'll ask the churchwarden") (:meth:`_Reader.answered_plainly`, session 42)."""
+
+
+_ASKS_CHOICE = re.compile(r"\b(?:should|shall|could|would|can|do|does|did)\s+(?:i|we|you|they)\b|\bwhat about\b"
+                          r"|\b(?:i|we|you|they)\s+(?:should|shall|could|would|can)\b",
+                          re.IGNORECASE)
+"""A question that asks for a choice to be made ("Should we charge the fee?", "Do we extend
+trench 4?", "Coach or minibuses?"), which a fact said back only weighs
+(:meth:`_Reader.answered_plainly`)."""
+
+
 _LET_ME_KNOW = re.compile(r"^(?:(?:ok(?:ay)?|right|fine|sure|yes|yeah|good|great|then|so|and|also)[,.!]?\s+)*"
                           r"let\s+(?:me|us)\s+(?:know|think|see|guess|hear)\b", re.IGNORECASE)
 """An offer or a courtesy put as "let me" ("Let me know if you need the old sprites.", "Let us
@@ -2944,6 +2964,31 @@ class _Reader:
                 continue
             first = self.turns[ni].sentences[0] if self.turns[ni].sentences else ""
             if _ANSWERED_BUT.match(first):
+                self.put(where, "open_questions", "")
+
+    def answered_plainly(self) -> None:
+        """A question left open that the next turn, by someone else, answers with a plain
+        statement of the asked thing in its first sentence is no longer open ("Is the kitchen
+        included?" — "The kitchen is included, but the oven's out until the 2nd."; "Does anyone
+        know if they need a packed lunch?" — "The letter says packed lunch, no nuts."): the
+        answer shares a content word with the question and neither asks back, doubts, leans nor
+        puts it off (:data:`_LEAVES_OPEN`) (session 42). Read after :meth:`screen`, on what the
+        conversation keeps; :meth:`read`, which the model's training reads, is unchanged."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "open_questions" or not self.text[where].endswith("?"):
+                continue
+            ti, ni = where[0], where[0] + 1
+            if ni >= len(self.turns) or self.turns[ni].who == self.turns[ti].who or not self.turns[ni].sentences:
+                continue
+            first = self.turns[ni].sentences[0]
+            if first.endswith("?") or _LEAVES_OPEN.search(first):
+                continue
+            question = self.turns[ti].sentences[where[1]]
+            if _ASKS_CHOICE.search(question):
+                continue  # a fact said back to "Should we…?" weighs the choice, it does not make it
+            asked = _stems(question) - _WH_WORDS
+            shared = len(asked & _stems(first))
+            if shared >= 2 or (shared and 2 * shared >= len(asked)):
                 self.put(where, "open_questions", "")
 
     def _said_contents(self) -> list[set[str]]:
@@ -4615,6 +4660,58 @@ class _Reader:
             step = f"{what.rstrip(' ,')} {rest}".strip() if rest else what.rstrip(" ,")
             self.put((ti, 0), "action_items", _owned(turn.who, _stop(step[:1].upper() + step[1:])))
 
+    def someone_doing(self) -> None:
+        """A third person said, inside a sentence no rule placed, to be doing a task or that
+        they will ("Ravi is doing the flights.", "…, Sophie's doing the credit notes.", "Food:
+        Mum will make the mithai.") is their step, written with them as owner and the verb in
+        its base form ("Ravi: Do the flights"): the name said in the conversation
+        (:meth:`named`), the verb a step's (:data:`_TRANSITIVE_STEPS` or "do"), its object no
+        pronoun ("Excel will pick it up" is what a program does), not a question (session 42).
+        After :meth:`read`, as :meth:`who_does_it`; "<Name> will …" opening a sentence
+        :meth:`action` reads."""
+        for ti, turn in enumerate(self.turns):
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith("?"):
+                    continue
+                found = _SOMEONE_DOING.search(s)
+                if found is None:
+                    continue
+                who, verb, what = found.group("who"), found.group("verb").lower(), found.group("what")
+                if verb.endswith("ing") != (found.group("how").strip() != "will"):
+                    continue  # ("Ravi is done", "Mum will sing")
+                verb = _ing_base(verb) if verb.endswith("ing") else verb
+                if (verb not in _TRANSITIVE_STEPS | {"do"} or who.lower() in _NOT_A_NAME | STOPWORDS
+                        or who.endswith("s") or _first_word(what) in _OBJECT_PRONOUNS or not self.named(who)):
+                    continue
+                self.put((ti, si), "action_items", _owned(who, _stop(f"{verb.capitalize()} {_trim_clause(what)}")))
+
+    def it_taken_on(self) -> None:
+        """Among people, a step taken on with a pronoun for its object ("I'll set it up.", "I'll
+        pay it and we settle up after.") right after another speaker said the thing is needed or
+        to be done with the same verb ("we need the spreadsheet of who's going to which game",
+        "we pay this year's bill regardless") says what there: the step written with that thing
+        ("Col: Set up the spreadsheet of who's going to which game"), what the step adds after its
+        pronoun kept up to a clause of its own (session 42). Read after the sentence model, on the
+        steps every rule wrote; :meth:`read` is unchanged."""
+        if self.assisted:
+            return
+        for where, name in list(self.cues.placed.items()):
+            ti = where[0]
+            if name not in ("action_items", "next_steps") or not ti or self.turns[ti - 1].who == self.turns[ti].who:
+                continue
+            took = _IT_TAKEN_ON.match(_unowned(name, self.text[where]))
+            if took is None:
+                continue
+            verb = took.group("verb").lower()
+            said = re.compile(r"\b(?:need|needs|" + re.escape(verb) + r")\s+(?P<thing>(?:the|our|their|this|these|"
+                              r"\w+'s)\s+[^,;.!?]+)", re.IGNORECASE)
+            thing = next((m.group("thing") for x in reversed(self.turns[ti - 1].sentences)
+                          if (m := said.search(x)) is not None), None)
+            if thing is None:
+                continue
+            step = " ".join(w for w in (verb.capitalize(), took.group("part"), thing.strip(), took.group("rest")) if w)
+            self.put(where, name, _owned(self.turns[ti].who, _stop(step)))
+
     def request_answered(self) -> None:
         """Among people, a request written as the step of the participant it was put to ("Chidi,
         can you take the migration?" -> "Chidi: Take the migration.") whose answer, the next turn
@@ -5082,6 +5179,21 @@ longer", "Prices will increase")."""
 _TRANSITIVE_STEPS = _STEP_VERBS - _INTRANSITIVE
 
 
+_SOMEONE_DOING = re.compile(r"(?:^|[,;:]\s+|\band\s+)(?P<who>" + NAME_WORD + r")(?P<how>'s\s+|\s+is\s+|\s+will\s+)"
+                            r"(?P<verb>[a-z]+)\s+(?P<what>[^,;.!?]+)")
+"""A named person and what they are doing or will do ("Ravi is doing the flights", "Sophie's
+doing the credit notes", "Mum will make the mithai") (:meth:`_Reader.someone_doing`): their
+"-ing" after "is" or "'s", their base form after "will"."""
+_OBJECT_PRONOUNS = frozenset("it them you me us him her this that these those".split())
+
+
+_IT_TAKEN_ON = re.compile(r"^(?:(?:ok(?:ay)?|fine|sure|right|yes|yeah)[,.!]?\s+)*i(?:'ll|\s+will)\s+(?P<verb>[a-z]+)\s+"
+                          r"(?:it|them)(?:\s+(?P<part>up|out|off|in|on))?(?:\s+(?P<rest>(?:at|on|by|this|tonight|today|"
+                          r"tomorrow|before|after|first|next)\b[^,;.!?]*?))?(?=[,;.!]|\s+and\b|$)", re.IGNORECASE)
+"""A step taken on with a pronoun for its object, and when ("I'll set it up.", "I'll dig it out
+at the weekend.", "I'll pay it and we settle up after") (:meth:`_Reader.it_taken_on`)."""
+
+
 def _someone_will(word: str, rest: str) -> bool:
     """Whether "<Word> will <rest>" opening a sentence names a person taking on a task though
     the word is said nowhere else ("Priya will set up the pipeline in the infra repo."): a
@@ -5382,6 +5494,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.planned_ing()
         reader.check_what()
         reader.who_does_it()
+        reader.someone_doing()
         reader.we_have_to()
         reader.said_later()
         reader.second_step()
@@ -5402,6 +5515,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.one_question()
     reader.decided_next()
     reader.answered_then_unknown()
+    reader.answered_plainly()
+    reader.it_taken_on()
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()
