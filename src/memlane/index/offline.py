@@ -641,6 +641,14 @@ _OF_WORK = re.compile(r"\b(?:[Cc]hapters? \d{1,3}(?: (?:to|and|-|–) \d{1,3})?|
                       + _WORK.replace("|, and)", "|, and| and)"))
 """A work named by a part of it or by who wrote it ("chapter 7 of Discovering Statistics", "the author of
 Salt and Circuit"): a title, whose words may be joined by a bare "and" here (session 23)."""
+_KIND_WORK = re.compile(r"\b(?:book|novel|film|movie|album|song|play|musical|documentary|podcast|series|show|"
+                        r"newsletter|poem|memoir|sitcom)(?:,| called| titled| named) " + _WORK
+                        + r"|\b(?:[Ss]eason|[Ss]eries) \d{1,2} of " + _WORK)
+"""A work named right after its kind and a comma or "called" ("the Ozu film, Tokyo Story", "a cosy
+mystery novel, The Vicar of Nettlecombe", "a newsletter called Small Wet Things"), or by a season of it
+("season 4 of Slow Horses"): the title, which the cue pattern of :data:`_REFS` reads only straight after
+"the film" (session 42)."""
+_KIND_WORK_WORDS = (", ", " called ", " titled ", " named ", "eason ", "eries ")
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
 """A code's candidates, checked for two letters and two digits after (much cheaper than the
 code pattern's look-aheads at every word)."""
@@ -744,6 +752,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _WIKI_PATH.findall(text)
     if "page" in text:  # session 20's kinds: turns only
         yield from (w for pair in _PAGES.findall(text) for w in pair if w and w.lower() not in STOPWORDS)
+    if any(map(text.__contains__, _KIND_WORK_WORDS)):  # session 42's kind: turns only
+        yield from (m[0] or m[1] for m in _KIND_WORK.findall(text))
     if " of " in text and ("hapter" in text or "uthor" in text or "riter" in text):
         yield from _OF_WORK.findall(text)  # session 23's kind: turns only
     if any(w in text for w in _PART_WORDS):  # session 21's kinds: turns only

@@ -1,0 +1,38 @@
+"""Session 42's reference classes (docs/summary-eval.md, "Session 42: references (refs42)"): a work
+named right after its kind and a comma or "called", or by a season of it."""
+
+import pytest
+
+from memlane.index.offline import _references
+from memlane.testing import offline_summary
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("Did you see the new Korean film, Night Ferry, at the Odeon?", "Night Ferry"),
+    ("I've drafted a short novel, The Lamplighter's Son, about 60,000 words.", "The Lamplighter's Son"),
+    ("we started a podcast called Soil Matters last spring", "Soil Matters"),
+    ("my cousin writes a newsletter titled Quiet Rivers", "Quiet Rivers"),
+    ("just finished season 2 of Harbour Lights, no spoilers", "Harbour Lights"),
+    ("Series 3 of The Long Field was better", "The Long Field"),
+])
+def test_a_work_after_its_kind_and_a_comma_or_called_is_a_reference(text, title):
+    assert title in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "that film, honestly, was too long",  # no capital after the comma: no title
+    "the album, which I loved, came out in May",
+    "a show called off at the last minute",
+    "season 2 of the allotment is nearly over",
+])
+def test_no_work_where_no_capitalised_title_follows(text):
+    assert not [r for r in _references(text) if r[:1].isupper()], list(_references(text))
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_a_conversations_work_after_its_kind_is_its_reference_not_an_entity(model):
+    summary, _ = offline_summary(
+        "Priya: For the club night, what about the Kurosawa film, Red Beard? It's three hours though",
+        "Tom: Three hours is fine if we start at 7. I'll check the licence", model=model)
+    assert "Red Beard" in summary.references, summary.references
+    assert "Red Beard" not in summary.entities, summary.entities
