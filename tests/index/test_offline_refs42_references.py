@@ -1,5 +1,6 @@
 """Session 42's reference classes (docs/summary-eval.md, "Session 42: references (refs42)"): a work
-named right after its kind and a comma or "called", or by a season of it."""
+named right after its kind and a comma or "called", or by a season of it; a day or a month alone
+is no title."""
 
 import pytest
 
@@ -36,3 +37,13 @@ def test_a_conversations_work_after_its_kind_is_its_reference_not_an_entity(mode
         "Tom: Three hours is fine if we start at 7. I'll check the licence", model=model)
     assert "Red Beard" in summary.references, summary.references
     assert "Red Beard" not in summary.entities, summary.entities
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+@pytest.mark.parametrize("word", ["Tomorrow", "Tonight", "Yesterday", "Sunday", "March"])
+def test_a_day_or_a_month_alone_is_no_title(model, word):
+    summary, _ = offline_summary(
+        f"Ola: I've read {word} twice already, and I've read Piranesi once",
+        "Jun: Then Piranesi it is for the club", model=model)
+    assert word not in summary.references, summary.references
+    assert "Piranesi" in summary.references, summary.references

@@ -941,6 +941,8 @@ _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "Augu
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
 _WEEKDAYS = frozenset("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split())
+_TIME_WORDS = frozenset(_MONTHS | {"Today", "Tomorrow", "Tonight", "Yesterday"})
+"""A month, a weekday or a day said by its word: alone, never a reference (session 42)."""
 _DAY_NAMES = frozenset("Black Good Cyber Easter Ash Holy Maundy Super Palm Whit Shrove Plough Giving".split())
 """What opens a day's own name ("Black Friday", "Easter Monday", "Cyber Monday")."""
 _CODE_TYPE = re.compile(
@@ -2193,7 +2195,9 @@ class OfflineIntelligence:
         if titles:
             said.append(listed := _listed_titles([m.text for m in messages], titles))
             titles |= {t.lower() for t in listed}
-        refs = sorted(set().union(*said))
+        # "Tomorrow" of "I read Tomorrow x3", "March" of "the spring show, March to June": a day or a
+        # month alone names a time, not a work (session 42)
+        refs = sorted(set().union(*said) - _TIME_WORDS)
         if len(refs) > 1:  # "Article 231" and "article 231": one reference, the capitalised one (session 21)
             folded_seen: set[str] = set()
             refs = [r for r in refs if not (r.lower() in folded_seen or folded_seen.add(r.lower()))]
