@@ -1,6 +1,6 @@
 """Session 42's reference classes (docs/summary-eval.md, "Session 42: references (refs42)"): a work
 named right after its kind and a comma or "called", or by a season of it; a day or a month alone
-is no title."""
+is no title; more kinds of file by their extension."""
 
 import pytest
 
@@ -47,3 +47,16 @@ def test_a_day_or_a_month_alone_is_no_title(model, word):
         "Jun: Then Piranesi it is for the club", model=model)
     assert word not in summary.references, summary.references
     assert "Piranesi" in summary.references, summary.references
+
+
+@pytest.mark.parametrize("name", ["thesis.bib", "orders.db", "cache.sqlite3", "build.gradle", "rota_2026.ods",
+                                  "backup.timer", "nav.xhtml", "photos-2019.zip", "cert.pem", "talk.mp4"])
+def test_a_file_by_its_extension_is_a_reference(name):
+    text = f"ok I'll look at {name} tonight"
+    assert name in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "the db is slow again", "we sat in the pub. service was fine", "zip it up and send it", "a tar pit"])
+def test_an_extension_word_alone_is_no_file(text):
+    assert not list(_references(text)), list(_references(text))

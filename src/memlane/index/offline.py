@@ -89,7 +89,13 @@ _FILLER = STOPWORDS | {
 _PETS = ("cat", "dog", "puppy", "kitten", "pet")
 
 _EXTS = (r"(?:py|js|ts|tsx|md|txt|json|toml|ya?ml|sql|go|rs|java|kt|c|h|cpp|rb|sh|cfg|ini|lock|csv|mod|env|tf|"
-         r"ipynb|pdf|docx?|xlsx?|pptx?|png|jpe?g|svg|html?|css|conf|log|xml)\b")
+         r"ipynb|pdf|docx?|xlsx?|pptx?|png|jpe?g|svg|html?|css|conf|log|xml|"
+         r"bib|db|sqlite3?|xhtml|ncx|gradle|kts|ods|odt|odp|esp|esm|timer|service|socket|zip|tar|gz|tgz|"
+         r"mp3|mp4|mov|wav|flac|epub|mobi|pem|crt|jar|apk|aab|ipa|dmg|exe|msi|bak|parquet|heic|tiff?|gif|"
+         r"webp|psd|ics|vcf|eml|srt|lua|php|swift|vue|svelte|scss|dart|scala|proto|graphql|tex|rst|ps1|"
+         r"bat|plist|whl|deb|rpm|iso|mjs|cjs|jsx|mdx|pkl|onnx|gpx|kml|stl|gcode|dwg|dxf)\b")
+"""A file's extensions: code, documents, data, archives, media, keys and units; from "bib" on session
+42's ("refs.bib", "app.db", "settings.gradle", "seedlog_2025.ods", "logrotate.timer", "toc.ncx")."""
 _STREETS = r"(?:Road|Street|Lane|Close|Grove|Court|Row|Avenue|Drive|Way|Place|Crescent|Terrace|Gardens|Square|Mews|Rise|Hill|Walk|View|Parade|Green|Vale|Wharf|Quay|Yard|Boulevard|Embankment)"
 """What a street's name ends in: with a house number before it, an address ("Rise" to "Embankment":
 session 19, "9 Lark Rise, Bristol BS5 7QT"); a flat's number before the house's is the address's
