@@ -1,6 +1,6 @@
 """Session 42's reference classes (docs/summary-eval.md, "Session 42: references (refs42)"): a work
 named right after its kind and a comma or "called", or by a season of it; a day or a month alone
-is no title; more kinds of file by their extension."""
+is no title; more kinds of file by their extension, and with two parts before it."""
 
 import pytest
 
@@ -50,7 +50,8 @@ def test_a_day_or_a_month_alone_is_no_title(model, word):
 
 
 @pytest.mark.parametrize("name", ["thesis.bib", "orders.db", "cache.sqlite3", "build.gradle", "rota_2026.ods",
-                                  "backup.timer", "nav.xhtml", "photos-2019.zip", "cert.pem", "talk.mp4"])
+                                  "backup.timer", "nav.xhtml", "photos-2019.zip", "cert.pem", "talk.mp4",
+                                  "vite.config.base.ts", "app.settings.local.json"])
 def test_a_file_by_its_extension_is_a_reference(name):
     text = f"ok I'll look at {name} tonight"
     assert name in set(_references(text)), list(_references(text))

@@ -125,8 +125,9 @@ _REFS = [
     re.compile(r"\b[a-z][a-z0-9+.-]*://(?:\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]|[^\s)>\]])+"),
     # paths with an extension; a long one of letters too ("networking/terraform.tfstate", session 25)
     re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.(?:[A-Za-z0-9]{1,6}|[A-Za-z]{7,10})\b"),
-    # bare file names, one with a part before its extension too ("gunicorn.conf.py", session 29)
-    re.compile(r"(?<![\w/.-])[\w-]+(?:\.[A-Za-z][\w-]*(?=\." + _EXTS + r"))?\." + _EXTS),
+    # bare file names, with one part before the extension ("gunicorn.conf.py", session 29) or two
+    # ("sentry.client.config.ts", session 42)
+    re.compile(r"(?<![\w/.-])[\w-]+(?:\.[A-Za-z][\w-]*){0,2}\." + _EXTS),
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
     # keys: BILL-142, INV-2026-1187-R; one letter before four digits or more: a quote's "Q-55810"
     # with the name it hangs from ("ELBSecurityPolicy-TLS13-1-2-2021-06" whole, not its tail, session 28)
