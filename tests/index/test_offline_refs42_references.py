@@ -1,6 +1,7 @@
 """Session 42's reference classes (docs/summary-eval.md, "Session 42: references (refs42)"): a work
 named right after its kind and a comma or "called", or by a season of it; a day or a month alone
-is no title; more kinds of file by their extension, and with two parts before it."""
+is no title; more kinds of file by their extension, and with two parts before it; a number given
+as what a thing's number is."""
 
 import pytest
 
@@ -61,3 +62,19 @@ def test_a_file_by_its_extension_is_a_reference(name):
     "the db is slow again", "we sat in the pub. service was fine", "zip it up and send it", "a tar pit"])
 def test_an_extension_word_alone_is_no_file(text):
     assert not list(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize(("text", "number"), [
+    ("your account number's 4417-220-19, in case they ask", "4417-220-19"),
+    ("ok, customer number is 55012984", "55012984"),
+    ("The membership number is 3391 0042 17.", "3391 0042 17"),
+])
+def test_a_number_given_as_what_a_things_number_is_is_a_reference(text, number):
+    assert number in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("text", ["the number is 1500 people", "my phone number is 07700 900461",
+                                  "the number is 2025 so far"])
+def test_no_count_and_no_cut_telephone_number_is_a_given_number(text):
+    refs = set(_references(text))
+    assert not refs & {"1500", "07700", "2025"}, refs
