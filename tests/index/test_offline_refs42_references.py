@@ -1,7 +1,7 @@
 """Session 42's reference classes (docs/summary-eval.md, "Session 42: references (refs42)"): a work
 named right after its kind and a comma or "called", or by a season of it; a day or a month alone
 is no title; more kinds of file by their extension, and with two parts before it; a number given
-as what a thing's number is."""
+as what a thing's number is; a company named by its capitalised domain is none."""
 
 import pytest
 
@@ -78,3 +78,13 @@ def test_a_number_given_as_what_a_things_number_is_is_a_reference(text, number):
 def test_no_count_and_no_cut_telephone_number_is_a_given_number(text):
     refs = set(_references(text))
     assert not refs & {"1500", "07700", "2025"}, refs
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_a_company_named_by_its_capitalised_domain_is_no_reference(model):
+    summary, _ = offline_summary(
+        "Mara: Most guests still come through Hostelworld.com, which takes 15%",
+        "Jon: Then put the house rules on Tripnest.io/rules and on staylist.co.uk too", model=model)
+    refs = set(summary.references)
+    assert "Hostelworld.com" not in refs, refs
+    assert {"staylist.co.uk", "Tripnest.io/rules"} <= refs, refs

@@ -955,6 +955,10 @@ _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "Augu
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
 _WEEKDAYS = frozenset("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split())
+_BRAND_DOMAIN = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)?\." + _TLDS)
+"""A domain written with a capital and nothing after it ("Booking.com", "Frame.io"): a company named
+by its site, which the labels keep as an entity; a page on it ("Booking.com/help") or the site
+written as an address ("booking.com") stays a reference (session 42)."""
 _TIME_WORDS = frozenset(_MONTHS | {"Today", "Tomorrow", "Tonight", "Yesterday"})
 """A month, a weekday or a day said by its word: alone, never a reference (session 42)."""
 _DAY_NAMES = frozenset("Black Good Cyber Easter Ash Holy Maundy Super Palm Whit Shrove Plough Giving".split())
@@ -2211,7 +2215,7 @@ class OfflineIntelligence:
             titles |= {t.lower() for t in listed}
         # "Tomorrow" of "I read Tomorrow x3", "March" of "the spring show, March to June": a day or a
         # month alone names a time, not a work (session 42)
-        refs = sorted(set().union(*said) - _TIME_WORDS)
+        refs = sorted(r for r in set().union(*said) - _TIME_WORDS if not _BRAND_DOMAIN.fullmatch(r))
         if len(refs) > 1:  # "Article 231" and "article 231": one reference, the capitalised one (session 21)
             folded_seen: set[str] = set()
             refs = [r for r in refs if not (r.lower() in folded_seen or folded_seen.add(r.lower()))]
