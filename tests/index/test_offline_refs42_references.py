@@ -1,7 +1,8 @@
 """Session 42's reference classes (docs/summary-eval.md, "Session 42: references (refs42)"): a work
 named right after its kind and a comma or "called", or by a season of it; a day or a month alone
 is no title; more kinds of file by their extension, and with two parts before it; a number given
-as what a thing's number is; a company named by its capitalised domain is none."""
+as what a thing's number is; a company named by its capitalised domain is none; an
+underscored name just after its kind."""
 
 import pytest
 
@@ -88,3 +89,24 @@ def test_a_company_named_by_its_capitalised_domain_is_no_reference(model):
     refs = set(summary.references)
     assert "Hostelworld.com" not in refs, refs
     assert {"staylist.co.uk", "Tripnest.io/rules"} <= refs, refs
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("the Airflow DAG weekly_ledger_export failed again", "weekly_ledger_export"),
+    ("roll it back with the feature flag checkout_v2 instead", "checkout_v2"),
+    ("there's a replication slot called cdc_trial left over", "cdc_trial"),
+    ("the dbt model stg_payments is live now", "stg_payments"),
+    ("grant the role analytics_ro read access", "analytics_ro"),
+])
+def test_an_underscored_name_after_its_kind_is_a_reference(text, name):
+    assert name in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "the key column is tenant_id on both sides",  # a column's name: not one of the kinds
+    "pass the parameter retry_count as 3",
+    "the table has created_at and updated_at",  # no name straight after the kind
+    "the flag is_active(user) decides it",  # a call
+])
+def test_no_underscored_name_after_other_words_or_as_a_call(text):
+    assert not [r for r in _references(text) if "_" in r], list(_references(text))

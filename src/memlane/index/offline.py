@@ -484,6 +484,16 @@ def _slashed(text: str) -> Iterator[str]:
             yield m.group(0)
 
 
+_KIND_THEN_NAME = re.compile(
+    r"\b(?:table|view|DAG|dag|model|flag|role|slot|index|bucket|topic|queue|job|test|metric|alert|task|schema|"
+    r"database|secret|setting)s?,? (?:is |called |named )?`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b(?![(=-])")
+"""A name joined by underscores just after the kind of thing it names ("the Airflow DAG
+nightly_snowflake_sync", "the feature flag rate_limiter_v2", "an inactive slot debezium_old", "the
+dbt model fct_subscriptions"): :data:`_NAMED_RESOURCE` read backwards; not a column's, a key's or a
+parameter's name, which the labels leave (session 42; every development set 5 right, 3 wrong)."""
+_KIND_THEN_NAME_WORDS = ("table", "view", "DAG", "dag", "model", "flag", "role", "slot", "index", "bucket",
+                         "topic", "queue", "job", "test", "metric", "alert", "task", "schema", "database",
+                         "secret", "setting")
 _RESOURCE_KINDS = ("topic", "queue", "bucket", "table", "repo", "repository", "label", "index", "stream",
                    "cluster", "namespace", "database", "schema", "collection", "exchange")
 _NAMED_RESOURCE = re.compile(
@@ -788,6 +798,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _slashed(text)  # session 25's kind
     if "_" in text:  # session 37's kind: turns only
         yield from _CONSTANT.findall(text)
+        if any(map(text.__contains__, _KIND_THEN_NAME_WORDS)):  # session 42's kind
+            yield from _KIND_THEN_NAME.findall(text)
     if ("-" in text or "_" in text) and any(map(text.__contains__, _RESOURCE_KINDS)):  # session 40's kind
         yield from _NAMED_RESOURCE.findall(text)
     if "()" in text:  # session 40's kind
