@@ -428,11 +428,13 @@ _KIND_NUMBER = re.compile(
 """A number a thing of some kind is known by ("employee number 40672", "juror number 4471-208"), a
 kind the numbered-reference pattern does not name: the number (session 26); not a telephone's.
 Also said with "is" and written in groups ("licence number is 3417 8852 06", session 29)."""
-_NUMBER_GIVEN = re.compile(r"\b(?!(?:the|a|an|my|our|your|his|her|their|this|that|same|total)\s)[A-Za-z]{3,} number"
+_NUMBER_GIVEN = re.compile(r"\b(?!(?:the|a|an|my|our|your|his|her|their|this|that|same|total|phone|telephone|mobile)\s)"
+                           r"[A-Za-z]{3,} number"
                            r"(?:'s|’s| is) (\d[\d-]{2,}\d(?: \d{2,4}){0,3})(?![\w-]|[.,]\d| \d)", re.IGNORECASE)
 """A number given as what a thing's number is ("your account number's 3309-118-42", "account number is
 70031845"): the number, as the labels write it, for every kind, those :data:`_KIND_NUMBER` leaves to the
-numbered-reference pattern too (which reads them only straight after the kind) (session 42)."""
+numbered-reference pattern too (which reads them only straight after the kind) (session 42); not a
+telephone's, which is read as one (session 25)."""
 _KEY_VERSION = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+(?:-[A-Z0-9]+)* v\d{1,3}\b(?![.-]\d)")
 """A document's key with its version ("HOL-2291-NDA v3"): the version is part of what one looks up
 (session 21)."""
