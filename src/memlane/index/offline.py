@@ -89,7 +89,13 @@ _FILLER = STOPWORDS | {
 _PETS = ("cat", "dog", "puppy", "kitten", "pet")
 
 _EXTS = (r"(?:py|js|ts|tsx|md|txt|json|toml|ya?ml|sql|go|rs|java|kt|c|h|cpp|rb|sh|cfg|ini|lock|csv|mod|env|tf|"
-         r"ipynb|pdf|docx?|xlsx?|pptx?|png|jpe?g|svg|html?|css|conf|log|xml)\b")
+         r"ipynb|pdf|docx?|xlsx?|pptx?|png|jpe?g|svg|html?|css|conf|log|xml|"
+         r"bib|db|sqlite3?|xhtml|ncx|gradle|kts|ods|odt|odp|esp|esm|timer|service|socket|zip|tar|gz|tgz|"
+         r"mp3|mp4|mov|wav|flac|epub|mobi|pem|crt|jar|apk|aab|ipa|dmg|exe|msi|bak|parquet|heic|tiff?|gif|"
+         r"webp|psd|ics|vcf|eml|srt|lua|php|swift|vue|svelte|scss|dart|scala|proto|graphql|tex|rst|ps1|"
+         r"bat|plist|whl|deb|rpm|iso|mjs|cjs|jsx|mdx|pkl|onnx|gpx|kml|stl|gcode|dwg|dxf)\b")
+"""A file's extensions: code, documents, data, archives, media, keys and units; from "bib" on session
+42's ("refs.bib", "app.db", "settings.gradle", "seedlog_2025.ods", "logrotate.timer", "toc.ncx")."""
 _STREETS = r"(?:Road|Street|Lane|Close|Grove|Court|Row|Avenue|Drive|Way|Place|Crescent|Terrace|Gardens|Square|Mews|Rise|Hill|Walk|View|Parade|Green|Vale|Wharf|Quay|Yard|Boulevard|Embankment)"
 """What a street's name ends in: with a house number before it, an address ("Rise" to "Embankment":
 session 19, "9 Lark Rise, Bristol BS5 7QT"); a flat's number before the house's is the address's
@@ -119,8 +125,9 @@ _REFS = [
     re.compile(r"\b[a-z][a-z0-9+.-]*://(?:\[REDACTED:[a-z_]+(?:#[0-9a-f]{4})?\]|[^\s)>\]])+"),
     # paths with an extension; a long one of letters too ("networking/terraform.tfstate", session 25)
     re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.(?:[A-Za-z0-9]{1,6}|[A-Za-z]{7,10})\b"),
-    # bare file names, one with a part before its extension too ("gunicorn.conf.py", session 29)
-    re.compile(r"(?<![\w/.-])[\w-]+(?:\.[A-Za-z][\w-]*(?=\." + _EXTS + r"))?\." + _EXTS),
+    # bare file names, with one part before the extension ("gunicorn.conf.py", session 29) or two
+    # ("sentry.client.config.ts", session 42)
+    re.compile(r"(?<![\w/.-])[\w-]+(?:\.[A-Za-z][\w-]*){0,2}\." + _EXTS),
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
     # keys: BILL-142, INV-2026-1187-R; one letter before four digits or more: a quote's "Q-55810"
     # with the name it hangs from ("ELBSecurityPolicy-TLS13-1-2-2021-06" whole, not its tail, session 28)
@@ -417,10 +424,17 @@ thing" is said in passing, session 38), and a guideline numbered in parts ("guid
 _KIND_NUMBER = re.compile(
     r"\b(?!(?:order|invoice|booking|confirmation|account|case|claim|ticket|policy|reference|member|membership|"
     r"customer|card|receipt|client|the|a|an|at|by|to|of|in|on|my|our|your|his|her|their|phone|telephone|mobile)\s)"
-    r"[A-Za-z]{3,} number (?:is )?(\d[\d-]{2,}\d(?: \d{2,4}){0,3})(?![\w-]|[.,]\d)", re.IGNORECASE)
+    r"[A-Za-z]{3,} number (?:is )?(\d[\d-]{2,}\d(?: \d{2,4}){0,3})(?![\w-]|[.,]\d| \d)", re.IGNORECASE)
 """A number a thing of some kind is known by ("employee number 40672", "juror number 4471-208"), a
 kind the numbered-reference pattern does not name: the number (session 26); not a telephone's.
 Also said with "is" and written in groups ("licence number is 3417 8852 06", session 29)."""
+_NUMBER_GIVEN = re.compile(r"\b(?!(?:the|a|an|my|our|your|his|her|their|this|that|same|total|phone|telephone|mobile)\s)"
+                           r"[A-Za-z]{3,} number"
+                           r"(?:'s|’s| is) (\d[\d-]{2,}\d(?: \d{2,4}){0,3})(?![\w-]|[.,]\d| \d)", re.IGNORECASE)
+"""A number given as what a thing's number is ("your account number's 3309-118-42", "account number is
+70031845"): the number, as the labels write it, for every kind, those :data:`_KIND_NUMBER` leaves to the
+numbered-reference pattern too (which reads them only straight after the kind) (session 42); not a
+telephone's, which is read as one (session 25)."""
 _KEY_VERSION = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+(?:-[A-Z0-9]+)* v\d{1,3}\b(?![.-]\d)")
 """A document's key with its version ("HOL-2291-NDA v3"): the version is part of what one looks up
 (session 21)."""
@@ -472,6 +486,16 @@ def _slashed(text: str) -> Iterator[str]:
             yield m.group(0)
 
 
+_KIND_THEN_NAME = re.compile(
+    r"\b(?:table|view|DAG|dag|model|flag|role|slot|index|bucket|topic|queue|job|test|metric|alert|task|schema|"
+    r"database|secret|setting)s?,? (?:is |called |named )?`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b(?![(=-])")
+"""A name joined by underscores just after the kind of thing it names ("the Airflow DAG
+nightly_snowflake_sync", "the feature flag rate_limiter_v2", "an inactive slot debezium_old", "the
+dbt model fct_subscriptions"): :data:`_NAMED_RESOURCE` read backwards; not a column's, a key's or a
+parameter's name, which the labels leave (session 42; every development set 5 right, 3 wrong)."""
+_KIND_THEN_NAME_WORDS = ("table", "view", "DAG", "dag", "model", "flag", "role", "slot", "index", "bucket",
+                         "topic", "queue", "job", "test", "metric", "alert", "task", "schema", "database",
+                         "secret", "setting")
 _RESOURCE_KINDS = ("topic", "queue", "bucket", "table", "repo", "repository", "label", "index", "stream",
                    "cluster", "namespace", "database", "schema", "collection", "exchange")
 _NAMED_RESOURCE = re.compile(
@@ -641,6 +665,14 @@ _OF_WORK = re.compile(r"\b(?:[Cc]hapters? \d{1,3}(?: (?:to|and|-|–) \d{1,3})?|
                       + _WORK.replace("|, and)", "|, and| and)"))
 """A work named by a part of it or by who wrote it ("chapter 7 of Discovering Statistics", "the author of
 Salt and Circuit"): a title, whose words may be joined by a bare "and" here (session 23)."""
+_KIND_WORK = re.compile(r"\b(?:book|novel|film|movie|album|song|play|musical|documentary|podcast|series|show|"
+                        r"newsletter|poem|memoir|sitcom)(?:,| called| titled| named) " + _WORK
+                        + r"|\b(?:[Ss]eason|[Ss]eries) \d{1,2} of " + _WORK)
+"""A work named right after its kind and a comma or "called" ("the Ozu film, Tokyo Story", "a cosy
+mystery novel, The Vicar of Nettlecombe", "a newsletter called Small Wet Things"), or by a season of it
+("season 4 of Slow Horses"): the title, which the cue pattern of :data:`_REFS` reads only straight after
+"the film" (session 42)."""
+_KIND_WORK_WORDS = (", ", " called ", " titled ", " named ", "eason ", "eries ")
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
 """A code's candidates, checked for two letters and two digits after (much cheaper than the
 code pattern's look-aheads at every word)."""
@@ -744,6 +776,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _WIKI_PATH.findall(text)
     if "page" in text:  # session 20's kinds: turns only
         yield from (w for pair in _PAGES.findall(text) for w in pair if w and w.lower() not in STOPWORDS)
+    if any(map(text.__contains__, _KIND_WORK_WORDS)):  # session 42's kind: turns only
+        yield from (m[0] or m[1] for m in _KIND_WORK.findall(text))
     if " of " in text and ("hapter" in text or "uthor" in text or "riter" in text):
         yield from _OF_WORK.findall(text)  # session 23's kind: turns only
     if any(w in text for w in _PART_WORDS):  # session 21's kinds: turns only
@@ -753,6 +787,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _REF_CODE.findall(text)
     if " number " in text:  # session 26's kind: turns only
         yield from _KIND_NUMBER.findall(text)
+    if "number's" in text or "number is" in text or "number’s" in text:  # session 42's kind: turns only
+        yield from _NUMBER_GIVEN.findall(text)
     if " v" in text and "-" in text:
         yield from _KEY_VERSION.findall(text)
     if "#" in text and "/" in text:
@@ -764,6 +800,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _slashed(text)  # session 25's kind
     if "_" in text:  # session 37's kind: turns only
         yield from _CONSTANT.findall(text)
+        if any(map(text.__contains__, _KIND_THEN_NAME_WORDS)):  # session 42's kind
+            yield from _KIND_THEN_NAME.findall(text)
     if ("-" in text or "_" in text) and any(map(text.__contains__, _RESOURCE_KINDS)):  # session 40's kind
         yield from _NAMED_RESOURCE.findall(text)
     if "()" in text:  # session 40's kind
@@ -931,6 +969,12 @@ _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "Augu
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
            "Friday", "Saturday", "Sunday"}
 _WEEKDAYS = frozenset("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split())
+_BRAND_DOMAIN = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)?\." + _TLDS)
+"""A domain written with a capital and nothing after it ("Booking.com", "Frame.io"): a company named
+by its site, which the labels keep as an entity; a page on it ("Booking.com/help") or the site
+written as an address ("booking.com") stays a reference (session 42)."""
+_TIME_WORDS = frozenset(_MONTHS | {"Today", "Tomorrow", "Tonight", "Yesterday"})
+"""A month, a weekday or a day said by its word: alone, never a reference (session 42)."""
 _DAY_NAMES = frozenset("Black Good Cyber Easter Ash Holy Maundy Super Palm Whit Shrove Plough Giving".split())
 """What opens a day's own name ("Black Friday", "Easter Monday", "Cyber Monday")."""
 _CODE_TYPE = re.compile(
@@ -2183,7 +2227,9 @@ class OfflineIntelligence:
         if titles:
             said.append(listed := _listed_titles([m.text for m in messages], titles))
             titles |= {t.lower() for t in listed}
-        refs = sorted(set().union(*said))
+        # "Tomorrow" of "I read Tomorrow x3", "March" of "the spring show, March to June": a day or a
+        # month alone names a time, not a work (session 42)
+        refs = sorted(r for r in set().union(*said) - _TIME_WORDS if not _BRAND_DOMAIN.fullmatch(r))
         if len(refs) > 1:  # "Article 231" and "article 231": one reference, the capitalised one (session 21)
             folded_seen: set[str] = set()
             refs = [r for r in refs if not (r.lower() in folded_seen or folded_seen.add(r.lower()))]
