@@ -444,17 +444,18 @@ def _bare_opening(head: str) -> bool:
             or "gonna" in head or "gotta" in head)
 
 
+_ILL_OPENS = re.compile(r"ill(?<!\will)")
+"""An "ill" after no word character: opening with the letters (not the look-behind) lets ``re``
+find each "ill" as ``str.find`` does, then look at the character before (session 42, the cost)."""
+
+
 def _ill_opens_word(low: str) -> bool:
     """Whether ``low`` holds "ill" at the start of a word (after no word character, as
     ``\\b`` sees one): what every ``\\bi'?ll`` match without its apostrophe holds. "will",
     "still" and "skill" hold "ill" too, in almost every answer, and no longer pass an answer
-    to the cue patterns (session 23, the cost)."""
-    i = low.find("ill")
-    while i >= 0:
-        if i == 0 or not (low[i - 1].isalnum() or low[i - 1] == "_"):
-            return True
-        i = low.find("ill", i + 1)
-    return False
+    to the cue patterns (session 23, the cost). One search of :data:`_ILL_OPENS`, a quarter
+    cheaper than a loop over every "ill" (session 42)."""
+    return _ILL_OPENS.search(low) is not None
 
 
 def _may_cue_assistant(low: str) -> bool:

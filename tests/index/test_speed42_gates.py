@@ -1,0 +1,45 @@
+"""Session 42's cheaper forms of the offline summarizer's tests (issue #17, the speed) answer
+as the forms they replace, so no output changes.
+
+Each new form is held to the old one, written out here, on texts hypothesis draws from the
+pieces the test looks at. ``tools/summary_dump.py --check`` holds whole summaries to the same
+output.
+"""
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.index import cues
+
+
+def _ill_opens_word_by_loop(low: str) -> bool:
+    """Session 23's form: every "ill", by ``str.find``, and the character before it."""
+    i = low.find("ill")
+    while i >= 0:
+        if i == 0 or not (low[i - 1].isalnum() or low[i - 1] == "_"):
+            return True
+        i = low.find("ill", i + 1)
+    return False
+
+
+ILL_PIECES = st.sampled_from(["ill", "i'll", "will", "still", "skill", "_ill", "9ill", "éill", "\u0663ill",
+                              "\u00b2ill", "-ill", "'ill", "il", "l", "i", " ", "\n", ".", "w", "é", "x"])
+ILL_TEXTS = st.lists(ILL_PIECES, max_size=12).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(ILL_TEXTS)
+def test_ill_opening_a_word_is_the_loop(low: str) -> None:
+    assert cues._ill_opens_word(low) == _ill_opens_word_by_loop(low)
+
+
+def test_ill_opening_a_word_passes_what_the_cue_pattern_needs() -> None:
+    assert cues._ill_opens_word("ill send it tonight")  # at the start
+    assert cues._ill_opens_word("sure, ill send it")  # after a blank
+    assert cues._ill_opens_word("it will work, ill check")  # a later "ill" after "will"
+    assert not cues._ill_opens_word("it will still take skill")
+    assert not cues._ill_opens_word("_ill and 2ill")
+    for said in ("i'll send it", "ill send it", "ok ill do that."):
+        assert re.search(r"\bi'?ll", said) is not None and cues._ill_opens_word(said.replace("'", ""))
