@@ -8,10 +8,12 @@ output.
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memlane.index import cues
+from memlane.testing import offline_summary
 
 
 def _ill_opens_word_by_loop(low: str) -> bool:
@@ -43,3 +45,20 @@ def test_ill_opening_a_word_passes_what_the_cue_pattern_needs() -> None:
     assert not cues._ill_opens_word("_ill and 2ill")
     for said in ("i'll send it", "ill send it", "ok ill do that."):
         assert re.search(r"\bi'?ll", said) is not None and cues._ill_opens_word(said.replace("'", ""))
+
+
+def _rent(between: str) -> list[str]:
+    return ["Bronwen: The post office wants a hosted counter in the hall.", "Gethin: I'll reply to their letter.",
+            "Bronwen: Also, do we charge them rent? The hall committee will want something.",
+            f"Gethin: {between}", "Bronwen: Let's not charge rent for the first year.", "Gethin: Fine by me."]
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_a_turn_putting_off_between_keeps_the_question_open(model: str | None) -> None:
+    """``decided_next`` skips a question no decision ahead shares a word with; one that a decision
+    two turns on answers is still searched, so the turn between that puts it off still counts."""
+    summary, _ = offline_summary(*_rent("Let's table that for now."), model=model)
+    assert "Do we charge them rent?" in summary.open_questions
+    summary, _ = offline_summary(*_rent("The committee meets in May."), model=model)
+    assert not any("rent" in q for q in summary.open_questions), summary.open_questions
+    assert any("rent" in d for d in summary.decisions), summary.decisions

@@ -2910,7 +2910,10 @@ class _Reader:
             if name != "open_questions" or not self.text[where].endswith("?"):
                 continue
             asked = _stems(self.turns[where[0]].sentences[where[1]]) - _WH_WORDS
-            for k in range(where[0] + 1, min(where[0] + 3, len(self.turns))):
+            ahead = range(where[0] + 1, min(where[0] + 3, len(self.turns)))
+            if not any(asked & decided.get(k, set()) for k in ahead):
+                continue  # nothing to answer it: the turns ahead need no search (session 42, the cost)
+            for k in ahead:
                 if any(_DEFERS_CHOICE.search(x) for x in self.turns[k].sentences):
                     break  # "Let's table it for now", "by role I think, but let's argue that one…"
                 if asked & decided.get(k, set()):
