@@ -483,7 +483,7 @@ def _may_cue_assistant(low: str) -> bool:
             or _ill_opens_word(low)
             or ("ill" in low and (_WILL_CALL.search(low) is not None or "y know" in low or (
                 ("know" in low or "idea" in low or "answer" in low or "plan" in low or "clue" in low)
-                and ("  " in low or not low.isprintable() or low[:1] == " " or low[-1:] == " ")))))
+                and (low[:1] == " " or low[-1:] == " " or not low.isprintable() or "  " in low)))))
 
 
 _WILL_CALL = re.compile(r"will (?:usually )?(?:call|text|email|contact|ring|phone|visit)")
