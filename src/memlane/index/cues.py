@@ -444,17 +444,18 @@ def _bare_opening(head: str) -> bool:
             or "gonna" in head or "gotta" in head)
 
 
+_ILL_OPENS = re.compile(r"ill(?<!\will)")
+"""An "ill" after no word character: opening with the letters (not the look-behind) lets ``re``
+find each "ill" as ``str.find`` does, then look at the character before (session 42, the cost)."""
+
+
 def _ill_opens_word(low: str) -> bool:
     """Whether ``low`` holds "ill" at the start of a word (after no word character, as
     ``\\b`` sees one): what every ``\\bi'?ll`` match without its apostrophe holds. "will",
     "still" and "skill" hold "ill" too, in almost every answer, and no longer pass an answer
-    to the cue patterns (session 23, the cost)."""
-    i = low.find("ill")
-    while i >= 0:
-        if i == 0 or not (low[i - 1].isalnum() or low[i - 1] == "_"):
-            return True
-        i = low.find("ill", i + 1)
-    return False
+    to the cue patterns (session 23, the cost). One search of :data:`_ILL_OPENS`, a quarter
+    cheaper than a loop over every "ill" (session 42)."""
+    return _ILL_OPENS.search(low) is not None
 
 
 def _may_cue_assistant(low: str) -> bool:
@@ -482,7 +483,7 @@ def _may_cue_assistant(low: str) -> bool:
             or _ill_opens_word(low)
             or ("ill" in low and (_WILL_CALL.search(low) is not None or "y know" in low or (
                 ("know" in low or "idea" in low or "answer" in low or "plan" in low or "clue" in low)
-                and ("  " in low or not low.isprintable() or low[:1] == " " or low[-1:] == " ")))))
+                and (low[:1] == " " or low[-1:] == " " or not low.isprintable() or "  " in low)))))
 
 
 _WILL_CALL = re.compile(r"will (?:usually )?(?:call|text|email|contact|ring|phone|visit)")
@@ -2941,7 +2942,10 @@ class _Reader:
             if name != "open_questions" or not self.text[where].endswith("?"):
                 continue
             asked = _stems(self.turns[where[0]].sentences[where[1]]) - _WH_WORDS
-            for k in range(where[0] + 1, min(where[0] + 3, len(self.turns))):
+            ahead = range(where[0] + 1, min(where[0] + 3, len(self.turns)))
+            if not any(asked & decided.get(k, set()) for k in ahead):
+                continue  # nothing to answer it: the turns ahead need no search (session 42, the cost)
+            for k in ahead:
                 if any(_DEFERS_CHOICE.search(x) for x in self.turns[k].sentences):
                     break  # "Let's table it for now", "by role I think, but let's argue that one…"
                 if asked & decided.get(k, set()):
