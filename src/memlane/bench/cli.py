@@ -655,7 +655,7 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
               "regression).")
 @click.option("--c", "inverse_c", type=click.FloatRange(min=0, min_open=True), default=None,
               help="With --train --kind dense: the logistic regression's inverse "
-              "regularisation [default: 0.001].")
+              "regularisation [default: dense.FIT's, 0.003 since session 35].")
 @click.option("--structure", type=click.Choice(["cheap", "full"]), default="cheap",
               show_default=True, help="With --train --kind dense: the structural features "
               "(full: also every cue pattern's hit, about twice the model's cost).")
