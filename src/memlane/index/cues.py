@@ -2786,6 +2786,24 @@ class _Reader:
             out.add(w[:5])
         return out
 
+    def agreed_terse_answered(self) -> None:
+        """The user's terse outcome after an agreement, in answer to the assistant ("ok,
+        TanStack Virtual plus a 250 ms debounce.", "right. Cardboard on the back half, dig out
+        the front half."): the decision, as :meth:`agreed_terse` reads it among people, when it
+        takes up two content words of the answer just before; an outcome naming less of it
+        ("ok. The slip says 3.") tells what happened. :meth:`read` leaves the assistant's
+        conversations out of :meth:`agreed_terse` (session 26); read after it, so the sentence
+        model's training rows do not move (session 43, dec43)."""
+        if not self.assisted:
+            return
+        for ti, turn in enumerate(self.turns):
+            if not ti or turn.role != "user" or self.turns[ti - 1].role != "assistant":
+                continue
+            answer = set().union(*(_content(s) for s in self.turns[ti - 1].sentences))
+            for si, s in enumerate(turn.sentences[:2]):
+                if (ti, si) not in self.cues.placed and not s.endswith("?") and len(_content(s) & answer) >= 2:
+                    self.agreed_terse((ti, si), s)
+
     def it_is_taken(self) -> None:
         """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
         is.", "Yeah, polling it is.") is written as the thing chosen, in the words of the
@@ -5531,6 +5549,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.option_chosen()
     reader.choice_alone()
     reader.directive_alone()
+    reader.agreed_terse_answered()
     reader.it_is_taken()
     reader.that_taken()
     reader.options_named()
