@@ -26,3 +26,32 @@ def test_a_terse_outcome_naming_little_of_the_answer_decides_nothing(model):
     summary, _ = offline_summary(*_FENCE, "user: ok. Storm damage to the neighbour's shed roof as well.",
                                  model=model)
     assert not any("shed roof" in d.lower() for d in summary.decisions), summary.decisions
+
+
+_HALL = ("Aoife: The village hall quiz needs a new format, numbers dropped to six teams last time.",
+         "Ravi: People said the picture round dragged on and the scoring took forever.")
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_proposal_asked_and_echoed_is_the_decision(model):
+    summary, _ = offline_summary(*_HALL, "Aoife: Paper answer sheets swapped between tables for marking?",
+                                 "Ravi: Swapped sheets, yes, it halves the scoring time.",
+                                 "Aoife: I'll print forty sheets on Thursday.", model=model)
+    assert "Paper answer sheets swapped between tables for marking." in summary.decisions, summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+@pytest.mark.parametrize("question", ["Could the landlord print the answer sheets for us?",
+                                      "Maybe answer sheets swapped between tables?",
+                                      "Answer sheets swapped between tables, if the tables agree?"])
+def test_a_request_a_doubt_or_a_condition_asked_decides_nothing(model, question):
+    summary, _ = offline_summary(*_HALL, f"Aoife: {question}",
+                                 "Ravi: Answer sheets, yes, it halves the scoring time.", model=model)
+    assert not any("sheets" in d for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_proposal_refused_decides_nothing(model):
+    summary, _ = offline_summary(*_HALL, "Aoife: Paper answer sheets swapped between tables for marking?",
+                                 "Ravi: Not swapped sheets, they get lost every time.", model=model)
+    assert not any("sheets" in d for d in summary.decisions), summary.decisions

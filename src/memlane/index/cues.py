@@ -2804,6 +2804,43 @@ class _Reader:
                 if (ti, si) not in self.cues.placed and not s.endswith("?") and len(_content(s) & answer) >= 2:
                     self.agreed_terse((ti, si), s)
 
+    _NOT_TAKEN_UP = re.compile(r"^(?:no|nah|not|never|hmm+|maybe|perhaps|depends|but|we could|i could|i don'?t|"
+                               r"can'?t|won'?t|i'?ll|i did|we did|it was)\b", re.IGNORECASE)
+    """An answer that refuses, hedges, or takes the question on as the speaker's task (:meth:`proposal_echoed`)."""
+    _NOT_PROPOSED = re.compile(r"^(?:(?:and|so|ok(?:ay)?|yes|yeah|right|fine|agreed)[,.]?\s+)?(?:(?:what|which|who|whom|whose|where|when|why|how|did|does|"
+                           r"was|were|has|have|had|is|are|isn'?t|aren'?t|didn'?t|doesn'?t)\b|(?:can|could|would|will)\s+"
+                           r"(?:you|someone|somebody|anyone|the)\b|(?:or|maybe|perhaps|can'?t|don'?t|isn'?t|won'?t|"
+                           r"shouldn'?t|wouldn'?t)\b|(?:do|does)\s+(?:we|it|that)\s+(?:need|have)\b|.*\bif\b)", re.IGNORECASE)
+    """A question that proposes nothing (:meth:`proposal_echoed`): what, whether something was or is, a
+    request of someone, a doubt, a need, a condition."""
+
+    def proposal_echoed(self) -> None:
+        """A proposal put to the others as a question ("Snappy compression?", "Reverse in
+        November?", "Can we pass it on at cost?") that the next speaker takes up by saying its
+        words again ("Snappy, it's what Snowflake expects.", "At cost, we've never added a
+        margin"): the decision, the question said as a statement. Not a question asking what,
+        whether something was or is, a request of someone ("Can you…", "Could the…"), a choice
+        between options ("… or …?", read as the options), a condition ("if"), a doubt ("Maybe
+        30?", "Can't we…") or a need; nor an answer that refuses, hedges or only takes the
+        question on as the speaker's task ("No…", "We could, but…", "I'll ask…"). Among people
+        only, after the opening: a user's question to the assistant is answered, not taken up. Read after
+        :meth:`read`, so the sentence model's training rows do not move (session 43, dec43)."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns) - 1):
+            turn, reply = self.turns[ti], self.turns[ti + 1]
+            if not turn.sentences or not reply.sentences or reply.who == turn.who:
+                continue
+            si = len(turn.sentences) - 1
+            q, first = turn.sentences[si].strip(), reply.sentences[0].strip()
+            if (not q.endswith("?") or " or " in q or re.search(r"[.?!]\s", q) or self._NOT_PROPOSED.match(q)
+                    or self._NOT_TAKEN_UP.match(first) or first.endswith("?")
+                    or (ti, si) in self.cues.placed or self.decided_in(ti + 1)):
+                continue  # (a question placed is read already: open, put off or decided)
+            head = re.split(r"[,.;:]", first)[0]
+            if len(_content(q)) >= 2 and (_content(head) - _COURTESY) & _content(q):
+                self.decide((ti, si), _QUESTION_LEAD.sub("", clean(q)).rstrip("?") + ".")
+
     def it_is_taken(self) -> None:
         """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
         is.", "Yeah, polling it is.") is written as the thing chosen, in the words of the
@@ -5550,6 +5587,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.choice_alone()
     reader.directive_alone()
     reader.agreed_terse_answered()
+    reader.proposal_echoed()
     reader.it_is_taken()
     reader.that_taken()
     reader.options_named()
