@@ -43,8 +43,10 @@ def test_a_proposal_asked_and_echoed_is_the_decision(model):
 @pytest.mark.parametrize("model", _WAYS)
 @pytest.mark.parametrize("question", ["Could the landlord print the answer sheets for us?",
                                       "Maybe answer sheets swapped between tables?",
-                                      "Answer sheets swapped between tables, if the tables agree?"])
-def test_a_request_a_doubt_or_a_condition_asked_decides_nothing(model, question):
+                                      "Answer sheets swapped between tables, if the tables agree?",
+                                      "Could they swap the answer sheets between tables?",
+                                      "Answer sheets swapped between tables worked last year, didn't they?"])
+def test_a_request_a_check_a_doubt_or_a_condition_asked_decides_nothing(model, question):
     summary, _ = offline_summary(*_HALL, f"Aoife: {question}",
                                  "Ravi: Answer sheets, yes, it halves the scoring time.", model=model)
     assert not any("sheets" in d for d in summary.decisions), summary.decisions

@@ -2807,12 +2807,16 @@ class _Reader:
     _NOT_TAKEN_UP = re.compile(r"^(?:no|nah|not|never|hmm+|maybe|perhaps|depends|but|we could|i could|i don'?t|"
                                r"can'?t|won'?t|i'?ll|i did|we did|it was)\b", re.IGNORECASE)
     """An answer that refuses, hedges, or takes the question on as the speaker's task (:meth:`proposal_echoed`)."""
-    _NOT_PROPOSED = re.compile(r"^(?:(?:and|so|ok(?:ay)?|yes|yeah|right|fine|agreed)[,.]?\s+)?(?:(?:what|which|who|whom|whose|where|when|why|how|did|does|"
-                           r"was|were|has|have|had|is|are|isn'?t|aren'?t|didn'?t|doesn'?t)\b|(?:can|could|would|will)\s+"
-                           r"(?:you|someone|somebody|anyone|the)\b|(?:or|maybe|perhaps|can'?t|don'?t|isn'?t|won'?t|"
-                           r"shouldn'?t|wouldn'?t)\b|(?:do|does)\s+(?:we|it|that)\s+(?:need|have)\b|.*\bif\b)", re.IGNORECASE)
+    _NOT_PROPOSED = re.compile(r"^(?:(?:and|so|ok(?:ay)?|yes|yeah|right|fine|agreed)[,.]?\s+)?(?:(?:what|which|who|whom|"
+                               r"whose|where|when|why|how|did|does|was|were|has|have|had|is|are|isn'?t|aren'?t|didn'?t|"
+                               r"doesn'?t)\b|(?:can|could|would|will)\s+(?:you|someone|somebody|anyone|the|they|she|he)\b"
+                               r"|(?:do|does)\s+(?:they|she|he|you)\b"
+                               r"|.*,\s*(?:no|right|isn'?t it|wasn'?t it|aren'?t they|don'?t we|didn'?t (?:we|you|they))\?$"
+                               r"|(?:or|maybe|perhaps|can'?t|don'?t|isn'?t|won'?t|shouldn'?t|wouldn'?t)\b"
+                               r"|(?:do|does)\s+(?:we|it|that)\s+(?:need|have)\b|.*\bif\b)", re.IGNORECASE)
     """A question that proposes nothing (:meth:`proposal_echoed`): what, whether something was or is, a
-    request of someone, a doubt, a need, a condition."""
+    request of someone, a question about a third person ("Could she wear it…", "Do they even take
+    dogs?"), a check ("…, wasn't it?"), a doubt, a need, a condition."""
 
     def proposal_echoed(self) -> None:
         """A proposal put to the others as a question ("Snappy compression?", "Reverse in
