@@ -2786,6 +2786,65 @@ class _Reader:
             out.add(w[:5])
         return out
 
+    def agreed_terse_answered(self) -> None:
+        """The user's terse outcome after an agreement, in answer to the assistant ("ok,
+        TanStack Virtual plus a 250 ms debounce.", "right. Cardboard on the back half, dig out
+        the front half."): the decision, as :meth:`agreed_terse` reads it among people, when it
+        takes up two content words of the answer just before; an outcome naming less of it
+        ("ok. The slip says 3.") tells what happened. :meth:`read` leaves the assistant's
+        conversations out of :meth:`agreed_terse` (session 26); read after it, so the sentence
+        model's training rows do not move (session 43, dec43)."""
+        if not self.assisted:
+            return
+        for ti, turn in enumerate(self.turns):
+            if not ti or turn.role != "user" or self.turns[ti - 1].role != "assistant":
+                continue
+            answer = set().union(*(_content(s) for s in self.turns[ti - 1].sentences))
+            for si, s in enumerate(turn.sentences[:2]):
+                if (ti, si) not in self.cues.placed and not s.endswith("?") and len(_content(s) & answer) >= 2:
+                    self.agreed_terse((ti, si), s)
+
+    _NOT_TAKEN_UP = re.compile(r"^(?:no|nah|not|never|hmm+|maybe|perhaps|depends|but|we could|i could|i don'?t|"
+                               r"can'?t|won'?t|i'?ll|i did|we did|it was)\b", re.IGNORECASE)
+    """An answer that refuses, hedges, or takes the question on as the speaker's task (:meth:`proposal_echoed`)."""
+    _NOT_PROPOSED = re.compile(r"^(?:(?:and|so|ok(?:ay)?|yes|yeah|right|fine|agreed)[,.]?\s+)?(?:(?:what|which|who|whom|"
+                               r"whose|where|when|why|how|did|does|was|were|has|have|had|is|are|isn'?t|aren'?t|didn'?t|"
+                               r"doesn'?t)\b|(?:can|could|would|will)\s+(?:you|someone|somebody|anyone|the|they|she|he)\b"
+                               r"|(?:do|does)\s+(?:they|she|he|you)\b"
+                               r"|.*,\s*(?:no|right|isn'?t it|wasn'?t it|aren'?t they|don'?t we|didn'?t (?:we|you|they))\?$"
+                               r"|(?:or|maybe|perhaps|can'?t|don'?t|isn'?t|won'?t|shouldn'?t|wouldn'?t)\b"
+                               r"|(?:do|does)\s+(?:we|it|that)\s+(?:need|have)\b|.*\bif\b)", re.IGNORECASE)
+    """A question that proposes nothing (:meth:`proposal_echoed`): what, whether something was or is, a
+    request of someone, a question about a third person ("Could she wear it…", "Do they even take
+    dogs?"), a check ("…, wasn't it?"), a doubt, a need, a condition."""
+
+    def proposal_echoed(self) -> None:
+        """A proposal put to the others as a question ("Snappy compression?", "Reverse in
+        November?", "Can we pass it on at cost?") that the next speaker takes up by saying its
+        words again ("Snappy, it's what Snowflake expects.", "At cost, we've never added a
+        margin"): the decision, the question said as a statement. Not a question asking what,
+        whether something was or is, a request of someone ("Can you…", "Could the…"), a choice
+        between options ("… or …?", read as the options), a condition ("if"), a doubt ("Maybe
+        30?", "Can't we…") or a need; nor an answer that refuses, hedges or only takes the
+        question on as the speaker's task ("No…", "We could, but…", "I'll ask…"). Among people
+        only, after the opening: a user's question to the assistant is answered, not taken up. Read after
+        :meth:`read`, so the sentence model's training rows do not move (session 43, dec43)."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns) - 1):
+            turn, reply = self.turns[ti], self.turns[ti + 1]
+            if not turn.sentences or not reply.sentences or reply.who == turn.who:
+                continue
+            si = len(turn.sentences) - 1
+            q, first = turn.sentences[si].strip(), reply.sentences[0].strip()
+            if (not q.endswith("?") or " or " in q or re.search(r"[.?!]\s", q) or self._NOT_PROPOSED.match(q)
+                    or self._NOT_TAKEN_UP.match(first) or first.endswith("?")
+                    or (ti, si) in self.cues.placed or self.decided_in(ti + 1)):
+                continue  # (a question placed is read already: open, put off or decided)
+            head = re.split(r"[,.;:]", first)[0]
+            if len(_content(q)) >= 2 and (_content(head) - _COURTESY) & _content(q):
+                self.decide((ti, si), _QUESTION_LEAD.sub("", clean(q)).rstrip("?") + ".")
+
     def it_is_taken(self) -> None:
         """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
         is.", "Yeah, polling it is.") is written as the thing chosen, in the words of the
@@ -5531,6 +5590,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.option_chosen()
     reader.choice_alone()
     reader.directive_alone()
+    reader.agreed_terse_answered()
+    reader.proposal_echoed()
     reader.it_is_taken()
     reader.that_taken()
     reader.options_named()
