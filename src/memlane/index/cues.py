@@ -4746,6 +4746,30 @@ class _Reader:
             step = " ".join(w for w in (verb.capitalize(), took.group("part"), thing.strip(), took.group("rest")) if w)
             self.put(where, name, _owned(self.turns[ti].who, _stop(step)))
 
+    def someone_needs_then_why(self) -> None:
+        """Among people, a step named without a volunteer that goes on to say why after a comma
+        ("Someone needs to bring a bin bag for the wrapping paper, it was carnage.", "…, and
+        someone has to renew the hall insurance, it wasn't done last March") is the step before the
+        comma: :meth:`action` reads the sentence whole, and the past or the hedge of its why
+        ("was", "can't") reads to it as a step not settled (:data:`_UNSETTLED`). The task must
+        say what on its own (three content words, its object no pronoun: "someone needs to book
+        that" leaves what "that" is before). Read after the sentence model (session 43)."""
+        if self.assisted:
+            return
+        for ti, turn in enumerate(self.turns):
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith("?"):
+                    continue
+                at = _SOMEONE_AFTER.search(s) if not _SOMEONE.match(s) else None
+                some = _SOMEONE.match(s[at.end():] if at else s)
+                if some is None or some.group(1).lower() == "i":
+                    continue
+                task, comma, _why = some.group(2).partition(", ")
+                if (not comma or _UNSETTLED.search(task) or len(_content(task)) < 3
+                        or re.match(r"\w+\s+(?:it|that|this|them)\b", task, re.IGNORECASE)):
+                    continue
+                self.put((ti, si), "next_steps", _stop(clean(task)))
+
     def request_answered(self) -> None:
         """Among people, a request written as the step of the participant it was put to ("Chidi,
         can you take the migration?" -> "Chidi: Take the migration.") whose answer, the next turn
@@ -5552,6 +5576,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.answered_plainly()
     reader.it_taken_on()
     reader.second_step_dated()
+    reader.someone_needs_then_why()
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()
