@@ -580,6 +580,10 @@ _SECOND_STEP = re.compile(r"(?:,?\s+and\s+(?:then\s+)?(?:i(?:'ll| will)\s+)?|,\s
 (session 41)."""
 _CONTACT_VERBS = frozenset("ask ring call phone email text tell write message ping contact chase".split())
 """Verbs of reaching someone: a step whatever else is chosen (session 41)."""
+_DATED = re.compile(r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|week|weekend)|"
+                    r"(?:at|over)\s+the\s+weekend|next\s+week|(?:by|on|before)\s+(?:mon|tues|wednes|thurs|fri|"
+                    r"satur|sun)day|(?:by|for)\s+the\s+\d{1,2}(?:st|nd|rd|th))\b", re.IGNORECASE)
+"""A day a task is set for ("today", "at the weekend", "by Friday", "for the 28th"; session 43)."""
 
 
 _OFFERED_WAYS = re.compile(r"\b(?:you could|you can|i can|i could|sorry|afraid|alternatively|either|options|"
@@ -2125,6 +2129,32 @@ class _Reader:
             first, second = said[: two.start()], said[two.start("verb"):]
             verbs = {_first_word(_ADVICE_LEAD.sub("", first[commit.end():].strip())), two.group("verb").lower()}
             if not (_own_step(first) and _own_step(second)) or not verbs & _CONTACT_VERBS:
+                continue
+            owner = text[: len(text) - len(said)]
+            self.put((ti, si), fieldname, owner + _stop(clean(first)))
+            getattr(self.cues, fieldname).append(owner + _stop(clean(second[:1].upper() + second[1:])))
+
+    def second_step_dated(self) -> None:
+        """A commitment going on to a second step with its own verb, either half set for a day
+        ("I'll put all three in values.yaml today and raise OPS-2291 for the data team", "I'll
+        open a joint saver this week and set up the standing orders for the 28th"), is two steps
+        of its speaker, whoever is reached: a day fixed says a task to be done, where
+        :meth:`second_step` needs someone reached to tell steps from what was chosen ("I'll do 20
+        minutes of Anki every morning and book a weekly tutor", no day fixed). Read after the
+        sentence model (session 43); each half says what on its own (:func:`_own_step`)."""
+        for (ti, si), fieldname in list(self.cues.placed.items()):
+            if fieldname not in ("action_items", "next_steps") or self.turns[ti].role == "assistant":
+                continue
+            text = self.text[(ti, si)]
+            said = _unowned(fieldname, text)
+            if "—" in said or not _DATED.search(said):
+                continue
+            two = next((m for m in _SECOND_STEP.finditer(said) if m.group("verb").lower() in _TAKEN_ON
+                        and _COMMIT.search(said[: m.start()])), None)
+            if two is None:
+                continue
+            first, second = said[: two.start()], said[two.start("verb"):]
+            if not (_own_step(first) and _own_step(second)):
                 continue
             owner = text[: len(text) - len(said)]
             self.put((ti, si), fieldname, owner + _stop(clean(first)))
@@ -4775,6 +4805,30 @@ class _Reader:
             step = " ".join(w for w in (verb.capitalize(), took.group("part"), thing.strip(), took.group("rest")) if w)
             self.put(where, name, _owned(self.turns[ti].who, _stop(step)))
 
+    def someone_needs_then_why(self) -> None:
+        """Among people, a step named without a volunteer that goes on to say why after a comma
+        ("Someone needs to bring a bin bag for the wrapping paper, it was carnage.", "…, and
+        someone has to renew the hall insurance, it wasn't done last March") is the step before the
+        comma: :meth:`action` reads the sentence whole, and the past or the hedge of its why
+        ("was", "can't") reads to it as a step not settled (:data:`_UNSETTLED`). The task must
+        say what on its own (three content words, its object no pronoun: "someone needs to book
+        that" leaves what "that" is before). Read after the sentence model (session 43)."""
+        if self.assisted:
+            return
+        for ti, turn in enumerate(self.turns):
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith("?"):
+                    continue
+                at = _SOMEONE_AFTER.search(s) if not _SOMEONE.match(s) else None
+                some = _SOMEONE.match(s[at.end():] if at else s)
+                if some is None or some.group(1).lower() == "i":
+                    continue
+                task, comma, _why = some.group(2).partition(", ")
+                if (not comma or _UNSETTLED.search(task) or len(_content(task)) < 3
+                        or re.match(r"\w+\s+(?:it|that|this|them)\b", task, re.IGNORECASE)):
+                    continue
+                self.put((ti, si), "next_steps", _stop(clean(task)))
+
     def request_answered(self) -> None:
         """Among people, a request written as the step of the participant it was put to ("Chidi,
         can you take the migration?" -> "Chidi: Take the migration.") whose answer, the next turn
@@ -5580,6 +5634,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.answered_then_unknown()
     reader.answered_plainly()
     reader.it_taken_on()
+    reader.second_step_dated()
+    reader.someone_needs_then_why()
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()
