@@ -415,3 +415,31 @@ def test_a_weights_file_that_cannot_be_made_is_refused_before_training(tmp_path:
     result = _bench("summaries", "--train", "--kind", "linear", "--out", str(blocker / "w.json"))
     assert result.exit_code == 2, result.output
     assert f"{blocker / 'w.json'} cannot be made: {blocker} is not a folder" in result.output
+
+
+def test_the_summary_check_sums_what_bench_summaries_scores(tmp_path: Path) -> None:
+    """``tools/summary_check.py`` (session 44; before, each session's check was a script kept
+    outside the repository): its sums are the F1 that ``bench summaries --json`` prints for each
+    set, both ways, and a set it does not know is one line naming the option."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = tmp_path / "check.json"
+    proc = subprocess.run([sys.executable, str(TOOL.parent / "summary_check.py"), "--sets",
+                           "heldout2,heldout3", "--target", "heldout4", "--out", str(out)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    scores = json.loads(out.read_text())["scores"]
+    for way, flag in (("default", []), ("patterns", ["--no-sentence-model"])):
+        bar = 0.0
+        for name in ("heldout2", "heldout3"):
+            result = _bench("summaries", "--set", name, "--json", *flag)
+            assert result.exit_code == 0, result.output
+            fields = json.loads(result.output)[0]["fields"]
+            assert scores[way][name]["fields"] == fields
+            bar += sum(fields[f]["f1"] for f in ("decisions", "rationale", "open_questions", "next_steps"))
+        line = next(row for row in proc.stdout.splitlines() if row.startswith(way))
+        assert f"D+R+OQ+NS {bar:.3f}" in line and bar > 0, (line, bar)
+        assert any(row.split()[:2] == ["heldout4", way] for row in proc.stdout.splitlines()), proc.stdout
+    proc = subprocess.run([sys.executable, str(TOOL.parent / "summary_check.py"), "--sets", "heldout2,nope"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.startswith("error: --sets/--target: unknown set 'nope'"), proc.stderr
