@@ -4829,6 +4829,60 @@ class _Reader:
                     continue
                 self.put((ti, si), "next_steps", _stop(clean(task)))
 
+    _WHY_ASIDE = re.compile(
+        r"[;,]\s+(?=(?:my|our|his|her|their|it|it's|its|they|they're|they've|she|she's|he|he's|we|we're|we've|"
+        r"i|i'm|i've|i'd|you|there|there's|this|that|that's|those|these|nobody|no\s+one|none|nothing|the)\s)"
+        r"(?!(?:we|i|you|they|he|she)(?:'ll|\s+will)\b)(?P<why>[^,;]+?)\s*[.!]?$", re.IGNORECASE)
+    """A last clause with a subject of its own after a comma ("…, the barley straw did nothing last
+    year", "…, it's better at 10:30 anyway"): :meth:`reason_aside`."""
+    _HEAD_ON_CONDITION = re.compile(r"^\W*(?:(?:but|and|so|ok(?:ay)?)[,.]?\s+)?(?:if|unless|whatever|whoever|before|when|once|until)\b",
+                                    re.IGNORECASE)
+    """A sentence opening on its condition ("If it's not, we fall back to the moor loop."): its last
+    clause is what then, not why."""
+
+    _PLAN_CLAUSE = re.compile(r"^(?:we|i)\s+(?!(?:can't|cannot|can|don't|didn't|never|only|already|have|had|need|were|was|are|am|"
+                              r"just|still|got|really)\b)[a-z]+\b", re.IGNORECASE)
+    """A clause of what we or I do ("…, we triage them at planning thursday"): a plan, not why."""
+    _NAMES_ONLY = re.compile(
+        r"^(?:the|this|that|those|these)\s+(?!.*(?:\b(?:is|are|was|were|has|have|had|do|does|did|can|could|would|will|won't|"
+        r"can't|broke|came|went|got|made|took|gave|ran|fell|left|sold|said|told|kept|felt|found|lost|paid|built|bought|won|"
+        r"grew|knew|saw|cost|put|shut|[a-z]+n't|[a-z]{2,}(?:s|ed))\b|'(?:s|re|ve|d)\b))", re.IGNORECASE)
+    """A clause opening on a determiner with no finite verb after it ("…, the tokenizer refactor",
+    "…, the Kapelleberg detour"): it names what was meant, it says no reason."""
+
+    def reason_aside(self) -> None:
+        """A decision of a user or participant that goes on after a comma in a clause with a
+        subject of its own says its reason there ("Let's go with UV, the barley straw did nothing
+        last year.", "Hand-written then, we've been burned by reflection magic before.", "We'll keep
+        the Sportage, Lou feels safer in something higher."): the clause is the rationale, the
+        decision what comes before it (rn44). :meth:`decide` splits such a clause off a directive
+        only, and only after a pronoun; here any subject, on whatever reader placed the decision.
+        Not a sentence opening on its condition (its last clause is what then), not a clause that
+        says what to do or decides itself ("…; I'd go for those"), two content words each side,
+        and not a reason said already. A step's clause is no rationale: labellers keep the reasons
+        of decisions ("I'll ask Fergus, he runs the rota" is who to ask, not why)."""
+        said = self._said_contents()
+        for where, fieldname in list(self.cues.placed.items()):
+            if fieldname != "decisions" or self.turns[where[0]].role == "assistant":
+                continue
+            text, sentence = self.text[where], self.turns[where[0]].sentences[where[1]]
+            aside = self._WHY_ASIDE.search(text)
+            if aside is None or self._HEAD_ON_CONDITION.match(sentence) or " — " in text:
+                continue  # (a decision written with what it answers, "X — Y", was not said so)
+            head, why = text[: aside.start()].rstrip(" ,;"), aside.group("why")
+            words, whole = _content(why), _content(text)
+            named = words - STOPWORDS
+            if (len(_content(head)) < 2 or len(named) < 3 or self._NAMES_ONLY.match(why) or self._PLAN_CLAUSE.match(why)
+                    or _directive(_unacked(why)) or _DECISION.search(why)
+                    or _PROPOSAL.search(why) or _SHOULD.search(why)
+                    or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w and w != whole)):
+                continue
+            self.put(where, "decisions", _stop(head))
+            reason = _stop(why[:1].upper() + why[1:])
+            self.cues.rationale.append(reason)
+            self.cues.turn_of.setdefault(reason, where[0])
+            said.append(words)
+
     def request_answered(self) -> None:
         """Among people, a request written as the step of the participant it was put to ("Chidi,
         can you take the migration?" -> "Chidi: Take the migration.") whose answer, the next turn
@@ -5640,6 +5694,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reasons_so()
     reader.reasons_advised()
     reader.reasons_answered()
+    reader.reason_aside()
     reader.standing_rule()
     reader.figure_quoted()  # after the reasons: a figure taken out is no reason either
     reader.sweep(decisions=model is not None)
