@@ -3931,6 +3931,30 @@ class _Reader:
                 self.put(where, "rationale", "")
         self._drop_unplaced_reasons(lambda r: _OPENS_ON_IF.match(r) is not None)
 
+    _VERBAL = re.compile(
+        r"\b(?:i|we|you|they|he|she|it|there|is|are|was|were|be|been|being|am|has|have|had|do|does|did|can|could|would|"
+        r"will|shall|should|may|might|must|[a-z]+n't|[a-z]{2,}(?:s|ed)|broke|came|went|got|made|took|gave|ran|fell|left|sold|"
+        r"said|told|kept|felt|found|lost|paid|built|bought|won|grew|knew|saw|cost|put|shut|let|threw|drove|wrote|ate|get|know|"
+        r"need|want|like|think|drive|walk|ship|lose|touch|edit|live|work|come|go|make|see|feel|look|seem|mean|help|hold|cover|"
+        r"fit|sit|stand|eat|play|say|tell|prefer|hate|love|package|pick|use|run|take|give|keep|pay|buy|sell|stay|cheaper|"
+        r"faster|slower|easier|harder|better|worse|quieter|bigger|smaller|shorter|longer|safer|closer|nearer)\b"
+        r"|'(?:s|re|ve|d|m|ll)\b", re.IGNORECASE)
+    """What makes a clause say something of its subject: a subject pronoun, an auxiliary or a modal,
+    a contraction, a word in "-s" or "-ed" (plural nouns too: the test leans to keeping), a common
+    verb or a comparison ("Cheaper than last time in Whitby.")."""
+
+    def reason_verbless(self) -> None:
+        """A rationale with no verb is taken out, by whichever reader placed it (rn44): a fragment
+        says no reason but an outcome ("Two-night minimum, nice.", "Sundays at 6, every other
+        week."), a figure or a label ("2.1GB each.", "Trip code Y4-BATH-25."), or a reply ("No clue,
+        ask them.", "Not sure who yet."). Over the development sets the patterns and the sentence
+        model wrote 75 such sentences as the rationale, 2 of them labelled one. Read after every
+        reason reader, on what the conversation keeps."""
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale" and not self._VERBAL.search(self.text[where]):
+                self.put(where, "rationale", "")
+        self._drop_unplaced_reasons(lambda r: not self._VERBAL.search(r))
+
     def problem_no_reason(self) -> None:
         """With the assistant, nothing of the user's opening turn is a rationale, by whichever
         reader placed it (session 42, rat42): it brings the problem ("The orders query in
@@ -5708,6 +5732,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.options_named()
     reader.reasons_after()
     reader.reasons_conditional()
+    reader.reason_verbless()
     reader.problem_no_reason()
     reader.decided_so_not()
     reader.no_decision_no_reason()
