@@ -4829,6 +4829,61 @@ class _Reader:
             step = " ".join(w for w in (verb.capitalize(), took.group("part"), thing.strip(), took.group("rest")) if w)
             self.put(where, name, _owned(self.turns[ti].who, _stop(step)))
 
+    _ASKS_PRONOUN = re.compile(
+        r"^(?:i'?ll|i\s+will|i\s+can)\s+(?P<verb>ask|ring|call|phone|email|e-mail|text|message|tell|ping|chase|"
+        r"contact|remind|thank|check\s+with|talk\s+to|speak\s+to|write\s+to)\s+(?P<who>her|him|them)\b(?P<rest>.*)$",
+        re.IGNORECASE)
+    """A commitment to reach someone named by a pronoun ("I'll ask her tonight.", "I'll email them
+    today."): :meth:`reached_named`."""
+    _NAMED = re.compile(r"\b(?P<name>(?:" + NAME_WORD + r")(?:\s+(?:(?:of|the)\s+)?(?:" + NAME_WORD + r"|UK))*)\b")
+    """A name: capitalised words, "of / the" between two of them ("Friends of the Earth")."""
+    _NOT_SOMEONE_BEFORE = re.compile(r"\b(?:in|at|to|from|for|near|on|of|into|via|around|speaks?|"
+                                     r"my|our|your|his|her|their|its)\s+$", re.IGNORECASE)
+    """What makes the name after it no one to reach: a place or a language ("came up from Harrogate",
+    "speaks Arabic"), a thing's brand ("his Admiral policy")."""
+    _SAME_ONE = {"him": re.compile(r"\b(?:he|him|his)\b", re.IGNORECASE), "her": re.compile(r"\b(?:she|her|hers)\b", re.IGNORECASE),
+                 "them": re.compile(r"\b(?:they|them|their)\b", re.IGNORECASE)}
+    """The pronoun's own forms: a sentence saying one of them and no name ("No idea if his policy covers
+    learners.") speaks of someone it does not name, so no name farther back is the one meant."""
+    _NOT_A_NAME = frozenset(
+        "i monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+        "august september october november december".split())
+
+    def _named_before(self, where: tuple[int, int], pronoun: str) -> str | None:
+        """The last name the nearest earlier sentence naming someone says (back to three turns): not
+        a common word opening a sentence ("The", "Most"), not a participant (who is "you"), not a
+        day or a month, not a place, a language or a brand (:data:`_NOT_SOMEONE_BEFORE`); none when a
+        nearer sentence speaks of the one meant by ``pronoun`` without naming them (:data:`_SAME_ONE`)."""
+        speakers = {t.who.lower() for t in self.turns}
+        for s in self.earlier(*where):
+            names = [m.group("name") for m in self._NAMED.finditer(s)
+                     if (m.start() > 0 or not is_english_word(m.group("name").split()[0].lower()))
+                     and m.group("name").split()[0].lower() not in self._NOT_A_NAME | speakers
+                     and not self._NOT_SOMEONE_BEFORE.search(s[: m.start()])]
+            if names:
+                return names[-1]
+            if self._SAME_ONE[pronoun.lower()].search(s):
+                return None
+        return None
+
+    def reached_named(self) -> None:
+        """A step of reaching someone named by a pronoun says whom by the name said before it: "I'll
+        ask her tonight." after "Petra does grafting at the allotments" is "Ask Petra tonight", among
+        people and with the assistant (rn44): the step read alone says nobody. Read after the
+        sentence model, on the steps every rule wrote; :meth:`read` is unchanged."""
+        for where, name in list(self.cues.placed.items()):
+            if name not in ("action_items", "next_steps"):
+                continue
+            owner, sep, said = self.text[where].partition(": ")
+            if not sep or len(owner) > 40:
+                owner, said = "", self.text[where]
+            took = self._ASKS_PRONOUN.match(said)
+            whom = self._named_before(where, took.group("who")) if took else None
+            if took is None or whom is None:
+                continue
+            step = _stop(f"{took.group('verb').capitalize()} {whom}{took.group('rest')}")
+            self.put(where, name, _owned(owner, step))
+
     def someone_needs_then_why(self) -> None:
         """Among people, a step named without a volunteer that goes on to say why after a comma
         ("Someone needs to bring a bin bag for the wrapping paper, it was carnage.", "…, and
@@ -4863,7 +4918,6 @@ class _Reader:
                                     re.IGNORECASE)
     """A sentence opening on its condition ("If it's not, we fall back to the moor loop."): its last
     clause is what then, not why."""
-
     _PLAN_CLAUSE = re.compile(r"^(?:we|i)\s+(?!(?:can't|cannot|can|don't|didn't|never|only|already|have|had|need|were|was|are|am|"
                               r"just|still|got|really)\b)[a-z]+\b", re.IGNORECASE)
     """A clause of what we or I do ("…, we triage them at planning thursday"): a plan, not why."""
@@ -4881,10 +4935,12 @@ class _Reader:
         the Sportage, Lou feels safer in something higher."): the clause is the rationale, the
         decision what comes before it (rn44). :meth:`decide` splits such a clause off a directive
         only, and only after a pronoun; here any subject, on whatever reader placed the decision.
-        Not a sentence opening on its condition (its last clause is what then), not a clause that
-        says what to do or decides itself ("…; I'd go for those"), two content words each side,
-        and not a reason said already. A step's clause is no rationale: labellers keep the reasons
-        of decisions ("I'll ask Fergus, he runs the rota" is who to ask, not why)."""
+        Not a sentence opening on its condition (its last clause is what then), not a clause of
+        what we or I do, one that only names (:data:`_NAMES_ONLY`) or one that says what to do or
+        decides itself ("…; I'd go for those"); three content words in the clause and two before
+        it, and not a reason said already. A step's clause is no rationale: labellers keep the
+        reasons of decisions ("I'll ask Fergus, he runs the rota" is who to ask, not why). Read
+        after the reason readers, so its reason does not push theirs past the field's five items."""
         said = self._said_contents()
         for where, fieldname in list(self.cues.placed.items()):
             if fieldname != "decisions" or self.turns[where[0]].role == "assistant":
@@ -5714,6 +5770,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.it_taken_on()
     reader.second_step_dated()
     reader.someone_needs_then_why()
+    reader.reached_named()
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()
