@@ -3931,6 +3931,30 @@ class _Reader:
                 self.put(where, "rationale", "")
         self._drop_unplaced_reasons(lambda r: _OPENS_ON_IF.match(r) is not None)
 
+    _VERBAL = re.compile(
+        r"\b(?:i|we|you|they|he|she|it|there|is|are|was|were|be|been|being|am|has|have|had|do|does|did|can|could|would|"
+        r"will|shall|should|may|might|must|[a-z]+n't|[a-z]{2,}(?:s|ed)|broke|came|went|got|made|took|gave|ran|fell|left|sold|"
+        r"said|told|kept|felt|found|lost|paid|built|bought|won|grew|knew|saw|cost|put|shut|let|threw|drove|wrote|ate|get|know|"
+        r"need|want|like|think|drive|walk|ship|lose|touch|edit|live|work|come|go|make|see|feel|look|seem|mean|help|hold|cover|"
+        r"fit|sit|stand|eat|play|say|tell|prefer|hate|love|package|pick|use|run|take|give|keep|pay|buy|sell|stay|cheaper|"
+        r"faster|slower|easier|harder|better|worse|quieter|bigger|smaller|shorter|longer|safer|closer|nearer)\b"
+        r"|'(?:s|re|ve|d|m|ll)\b", re.IGNORECASE)
+    """What makes a clause say something of its subject: a subject pronoun, an auxiliary or a modal,
+    a contraction, a word in "-s" or "-ed" (plural nouns too: the test leans to keeping), a common
+    verb or a comparison ("Cheaper than last time in Whitby.")."""
+
+    def reason_verbless(self) -> None:
+        """A rationale with no verb is taken out, by whichever reader placed it (rn44): a fragment
+        says no reason but an outcome ("Two-night minimum, nice.", "Sundays at 6, every other
+        week."), a figure or a label ("2.1GB each.", "Trip code Y4-BATH-25."), or a reply ("No clue,
+        ask them.", "Not sure who yet."). Over the development sets the patterns and the sentence
+        model wrote 75 such sentences as the rationale, 2 of them labelled one. Read after every
+        reason reader, on what the conversation keeps."""
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale" and not self._VERBAL.search(self.text[where]):
+                self.put(where, "rationale", "")
+        self._drop_unplaced_reasons(lambda r: not self._VERBAL.search(r))
+
     def problem_no_reason(self) -> None:
         """With the assistant, nothing of the user's opening turn is a rationale, by whichever
         reader placed it (session 42, rat42): it brings the problem ("The orders query in
@@ -4805,6 +4829,61 @@ class _Reader:
             step = " ".join(w for w in (verb.capitalize(), took.group("part"), thing.strip(), took.group("rest")) if w)
             self.put(where, name, _owned(self.turns[ti].who, _stop(step)))
 
+    _ASKS_PRONOUN = re.compile(
+        r"^(?:i'?ll|i\s+will|i\s+can)\s+(?P<verb>ask|ring|call|phone|email|e-mail|text|message|tell|ping|chase|"
+        r"contact|remind|thank|check\s+with|talk\s+to|speak\s+to|write\s+to)\s+(?P<who>her|him|them)\b(?P<rest>.*)$",
+        re.IGNORECASE)
+    """A commitment to reach someone named by a pronoun ("I'll ask her tonight.", "I'll email them
+    today."): :meth:`reached_named`."""
+    _NAMED = re.compile(r"\b(?P<name>(?:" + NAME_WORD + r")(?:\s+(?:(?:of|the)\s+)?(?:" + NAME_WORD + r"|UK))*)\b")
+    """A name: capitalised words, "of / the" between two of them ("Friends of the Earth")."""
+    _NOT_SOMEONE_BEFORE = re.compile(r"\b(?:in|at|to|from|for|near|on|of|into|via|around|speaks?|"
+                                     r"my|our|your|his|her|their|its)\s+$", re.IGNORECASE)
+    """What makes the name after it no one to reach: a place or a language ("came up from Harrogate",
+    "speaks Arabic"), a thing's brand ("his Admiral policy")."""
+    _SAME_ONE = {"him": re.compile(r"\b(?:he|him|his)\b", re.IGNORECASE), "her": re.compile(r"\b(?:she|her|hers)\b", re.IGNORECASE),
+                 "them": re.compile(r"\b(?:they|them|their)\b", re.IGNORECASE)}
+    """The pronoun's own forms: a sentence saying one of them and no name ("No idea if his policy covers
+    learners.") speaks of someone it does not name, so no name farther back is the one meant."""
+    _NOT_A_NAME = frozenset(
+        "i monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+        "august september october november december".split())
+
+    def _named_before(self, where: tuple[int, int], pronoun: str) -> str | None:
+        """The last name the nearest earlier sentence naming someone says (back to three turns): not
+        a common word opening a sentence ("The", "Most"), not a participant (who is "you"), not a
+        day or a month, not a place, a language or a brand (:data:`_NOT_SOMEONE_BEFORE`); none when a
+        nearer sentence speaks of the one meant by ``pronoun`` without naming them (:data:`_SAME_ONE`)."""
+        speakers = {t.who.lower() for t in self.turns}
+        for s in self.earlier(*where):
+            names = [m.group("name") for m in self._NAMED.finditer(s)
+                     if (m.start() > 0 or not is_english_word(m.group("name").split()[0].lower()))
+                     and m.group("name").split()[0].lower() not in self._NOT_A_NAME | speakers
+                     and not self._NOT_SOMEONE_BEFORE.search(s[: m.start()])]
+            if names:
+                return names[-1]
+            if self._SAME_ONE[pronoun.lower()].search(s):
+                return None
+        return None
+
+    def reached_named(self) -> None:
+        """A step of reaching someone named by a pronoun says whom by the name said before it: "I'll
+        ask her tonight." after "Petra does grafting at the allotments" is "Ask Petra tonight", among
+        people and with the assistant (rn44): the step read alone says nobody. Read after the
+        sentence model, on the steps every rule wrote; :meth:`read` is unchanged."""
+        for where, name in list(self.cues.placed.items()):
+            if name not in ("action_items", "next_steps"):
+                continue
+            owner, sep, said = self.text[where].partition(": ")
+            if not sep or len(owner) > 40:
+                owner, said = "", self.text[where]
+            took = self._ASKS_PRONOUN.match(said)
+            whom = self._named_before(where, took.group("who")) if took else None
+            if took is None or whom is None:
+                continue
+            step = _stop(f"{took.group('verb').capitalize()} {whom}{took.group('rest')}")
+            self.put(where, name, _owned(owner, step))
+
     def someone_needs_then_why(self) -> None:
         """Among people, a step named without a volunteer that goes on to say why after a comma
         ("Someone needs to bring a bin bag for the wrapping paper, it was carnage.", "…, and
@@ -4828,6 +4907,61 @@ class _Reader:
                         or re.match(r"\w+\s+(?:it|that|this|them)\b", task, re.IGNORECASE)):
                     continue
                 self.put((ti, si), "next_steps", _stop(clean(task)))
+
+    _WHY_ASIDE = re.compile(
+        r"[;,]\s+(?=(?:my|our|his|her|their|it|it's|its|they|they're|they've|she|she's|he|he's|we|we're|we've|"
+        r"i|i'm|i've|i'd|you|there|there's|this|that|that's|those|these|nobody|no\s+one|none|nothing|the)\s)"
+        r"(?!(?:we|i|you|they|he|she)(?:'ll|\s+will)\b)(?P<why>[^,;]+?)\s*[.!]?$", re.IGNORECASE)
+    """A last clause with a subject of its own after a comma ("…, the barley straw did nothing last
+    year", "…, it's better at 10:30 anyway"): :meth:`reason_aside`."""
+    _HEAD_ON_CONDITION = re.compile(r"^\W*(?:(?:but|and|so|ok(?:ay)?)[,.]?\s+)?(?:if|unless|whatever|whoever|before|when|once|until)\b",
+                                    re.IGNORECASE)
+    """A sentence opening on its condition ("If it's not, we fall back to the moor loop."): its last
+    clause is what then, not why."""
+    _PLAN_CLAUSE = re.compile(r"^(?:we|i)\s+(?!(?:can't|cannot|can|don't|didn't|never|only|already|have|had|need|were|was|are|am|"
+                              r"just|still|got|really)\b)[a-z]+\b", re.IGNORECASE)
+    """A clause of what we or I do ("…, we triage them at planning thursday"): a plan, not why."""
+    _NAMES_ONLY = re.compile(
+        r"^(?:the|this|that|those|these)\s+(?!.*(?:\b(?:is|are|was|were|has|have|had|do|does|did|can|could|would|will|won't|"
+        r"can't|broke|came|went|got|made|took|gave|ran|fell|left|sold|said|told|kept|felt|found|lost|paid|built|bought|won|"
+        r"grew|knew|saw|cost|put|shut|[a-z]+n't|[a-z]{2,}(?:s|ed))\b|'(?:s|re|ve|d)\b))", re.IGNORECASE)
+    """A clause opening on a determiner with no finite verb after it ("…, the tokenizer refactor",
+    "…, the Kapelleberg detour"): it names what was meant, it says no reason."""
+
+    def reason_aside(self) -> None:
+        """A decision of a user or participant that goes on after a comma in a clause with a
+        subject of its own says its reason there ("Let's go with UV, the barley straw did nothing
+        last year.", "Hand-written then, we've been burned by reflection magic before.", "We'll keep
+        the Sportage, Lou feels safer in something higher."): the clause is the rationale, the
+        decision what comes before it (rn44). :meth:`decide` splits such a clause off a directive
+        only, and only after a pronoun; here any subject, on whatever reader placed the decision.
+        Not a sentence opening on its condition (its last clause is what then), not a clause of
+        what we or I do, one that only names (:data:`_NAMES_ONLY`) or one that says what to do or
+        decides itself ("…; I'd go for those"); three content words in the clause and two before
+        it, and not a reason said already. A step's clause is no rationale: labellers keep the
+        reasons of decisions ("I'll ask Fergus, he runs the rota" is who to ask, not why). Read
+        after the reason readers, so its reason does not push theirs past the field's five items."""
+        said = self._said_contents()
+        for where, fieldname in list(self.cues.placed.items()):
+            if fieldname != "decisions" or self.turns[where[0]].role == "assistant":
+                continue
+            text, sentence = self.text[where], self.turns[where[0]].sentences[where[1]]
+            aside = self._WHY_ASIDE.search(text)
+            if aside is None or self._HEAD_ON_CONDITION.match(sentence) or " — " in text:
+                continue  # (a decision written with what it answers, "X — Y", was not said so)
+            head, why = text[: aside.start()].rstrip(" ,;"), aside.group("why")
+            words, whole = _content(why), _content(text)
+            named = words - STOPWORDS
+            if (len(_content(head)) < 2 or len(named) < 3 or self._NAMES_ONLY.match(why) or self._PLAN_CLAUSE.match(why)
+                    or _directive(_unacked(why)) or _DECISION.search(why)
+                    or _PROPOSAL.search(why) or _SHOULD.search(why)
+                    or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w and w != whole)):
+                continue
+            self.put(where, "decisions", _stop(head))
+            reason = _stop(why[:1].upper() + why[1:])
+            self.cues.rationale.append(reason)
+            self.cues.turn_of.setdefault(reason, where[0])
+            said.append(words)
 
     def request_answered(self) -> None:
         """Among people, a request written as the step of the participant it was put to ("Chidi,
@@ -5636,10 +5770,12 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.it_taken_on()
     reader.second_step_dated()
     reader.someone_needs_then_why()
+    reader.reached_named()
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()
     reader.reasons_answered()
+    reader.reason_aside()
     reader.standing_rule()
     reader.figure_quoted()  # after the reasons: a figure taken out is no reason either
     reader.sweep(decisions=model is not None)
@@ -5653,6 +5789,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.options_named()
     reader.reasons_after()
     reader.reasons_conditional()
+    reader.reason_verbless()
     reader.problem_no_reason()
     reader.decided_so_not()
     reader.no_decision_no_reason()
