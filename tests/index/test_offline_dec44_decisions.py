@@ -1,0 +1,30 @@
+"""Session 44 (dec44), decisions (docs/summary-eval.md, "Session 44: heldout39's decisions read
+(dec44)"): an agreement, then the outcome in a verbless first clause naming something said
+before, with a reason, a step or a second choice after it in a clause of its own."""
+
+import pytest
+
+from memlane.testing import offline_summary
+
+_WAYS = ["shipped", None]
+
+_HEATER = ("Megan: The heater in the scout hut store packed in again, third time this winter.",
+           "Tom: A new oil-filled radiator is about £60. The repair man wants £45 and the old one is fifteen years old.")
+_AFTER = "Tom: Good. I'll pick one up at Argos on Saturday."
+
+
+@pytest.mark.parametrize("model", _WAYS)
+@pytest.mark.parametrize(("answer", "decision"), [
+    ("Fine, new radiator, I'm not paying that man again.", "New radiator, I'm not paying that man again."),
+    ("OK. New radiator, the old one's had it.", "New radiator, the old one's had it."),
+])
+def test_an_agreed_outcome_with_a_clause_of_its_own_after_it_is_the_decision(model, answer, decision):
+    summary, _ = offline_summary(*_HEATER, f"Megan: {answer}", _AFTER, model=model)
+    assert decision in summary.decisions, summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_an_agreed_outcome_naming_nothing_said_before_decides_nothing(model):
+    summary, _ = offline_summary(*_HEATER, "Megan: Right, cocoa at the end of every meeting, it's freezing in there.",
+                                 _AFTER, model=model)
+    assert not any("cocoa" in d.lower() for d in summary.decisions), summary.decisions
