@@ -2900,8 +2900,9 @@ class _Reader:
         buy."): the decision, the sentence whole. :meth:`agreed_terse` reads only an outcome with
         no subject or verb anywhere, so the reason, the second choice or the step said after it
         kept these out (session 44, dec44: over every development set +5 right / 8 wrong by
-        default, +19 / 12 patterns alone). Not a sentence another reader placed, a request naming
-        whom it asks, nor a task with its deadline. Read after :meth:`read`, so the sentence
+        default, +19 / 12 patterns alone). Not a sentence another reader placed, an exclamation
+        ("yes, Hay Bridge first!", a remark), a request naming whom it asks, nor a task with its
+        deadline. Read after :meth:`read`, so the sentence
         model's training rows do not move."""
         for ti, turn in enumerate(self.turns):
             if not ti or turn.role != "user" or self.turns[ti - 1].who == turn.who:
@@ -2910,9 +2911,10 @@ class _Reader:
                 if (ti, si) in self.cues.placed or s.endswith("?"):
                     continue
                 x = self.agreed_outcome(ti, si)
-                if not x or self._VOCATIVE.match(x) or not _SUBJECT_OR_VERB.search(x) or _BY_WHEN.search(x):
+                if (not x or self._VOCATIVE.match(x) or not _SUBJECT_OR_VERB.search(x) or _BY_WHEN.search(x)
+                        or x.rstrip().endswith("!")):
                     continue
-                first = self._CLAUSE_BREAK.split(x.rstrip(".!"))[0]
+                first = self._CLAUSE_BREAK.split(x.rstrip("."))[0]
                 named = _content(first) - _COURTESY
                 if _SUBJECT_OR_VERB.search(first) or len(_content(x)) < 2 or not named:
                     continue
