@@ -28,3 +28,17 @@ def test_an_agreed_outcome_naming_nothing_said_before_decides_nothing(model):
     summary, _ = offline_summary(*_HEATER, "Megan: Right, cocoa at the end of every meeting, it's freezing in there.",
                                  _AFTER, model=model)
     assert not any("cocoa" in d.lower() for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+@pytest.mark.parametrize("agreeing", ["Yes, fifteen years is a good innings.", "Right, that's the easy one then."])
+def test_a_verbless_outcome_after_an_agreeing_sentence_is_the_decision(model, agreeing):
+    summary, _ = offline_summary(*_HEATER, f"Megan: {agreeing} New radiator from the camp fund.", _AFTER, model=model)
+    assert "New radiator from the camp fund." in summary.decisions, summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_an_outcome_after_an_objection_decides_nothing(model):
+    summary, _ = offline_summary(*_HEATER, "Megan: Yes, but the store is damp. New radiator from the camp fund.",
+                                 _AFTER, model=model)
+    assert not any("camp fund" in d for d in summary.decisions), summary.decisions

@@ -2880,17 +2880,26 @@ class _Reader:
     _VOCATIVE = re.compile(r"^[A-Z][\w-]*,\s")
     """A sentence that opens by naming whom it asks ("Kofi, order the cards."): a request, read as one."""
 
-    def agreed_outcome(self, ti: int, si: int) -> str:
-        """What a participant's agreement in answer to another goes on to say, as
-        :meth:`agreed_terse` reads it: the rest of the first sentence after its agreement words
-        ("ok, FIFTY along the bottom row"), or the second sentence after an agreement alone
-        ("Right." then the outcome); "" when the turn opens with no agreement."""
+    _AGREEING = re.compile(r"^(?:\.\.\.)?(?:ok(?:ay)?|fine|yes|yeah|yep|sure|good|great|perfect|lovely|nice|agreed|deal|"
+                           r"right|alright)\b(?![^.!]*\b(?:but|no|not|though)\b)[^?]*$", re.IGNORECASE)
+    """A sentence that opens by agreeing and says no "but" or "not" after it ("Yes, that actually
+    works better.", "ok, that I can live with.", "Yeah, it's close enough.")."""
+
+    def agreed_outcome(self, ti: int, si: int) -> tuple[str, bool]:
+        """What a participant's agreement in answer to another goes on to say, and whether
+        :meth:`agreed_terse` reads that agreement: the rest of the first sentence after its
+        agreement words ("ok, FIFTY along the bottom row"), the second sentence after an
+        agreement alone ("Right." then the outcome), or, unread by it, the second sentence after
+        an agreeing sentence of more words ("Yes, that actually works better." then "Community
+        centre, Wednesdays at 2."); "" when the turn opens with no agreement."""
         sentences = self.turns[ti].sentences
         if si == 0:
             m = _AGREED_TERSE.match(sentences[0])
-            return m.group("x") if m else ""
+            return (m.group("x"), True) if m else ("", False)
         first = sentences[0]
-        return sentences[si] if (is_courtesy(first) and _AGREEMENT.match(first)) or _AGREE.match(first) else ""
+        if (is_courtesy(first) and _AGREEMENT.match(first)) or _AGREE.match(first):
+            return sentences[si], True
+        return (sentences[si], False) if si == 1 and self._AGREEING.match(first) else ("", False)
 
     def agreed_terse_clauses(self) -> None:
         """An agreement, then the outcome in a verbless first clause that names something said
@@ -2900,20 +2909,22 @@ class _Reader:
         buy."): the decision, the sentence whole. :meth:`agreed_terse` reads only an outcome with
         no subject or verb anywhere, so the reason, the second choice or the step said after it
         kept these out (session 44, dec44: over every development set +5 right / 8 wrong by
-        default, +19 / 12 patterns alone). Not a sentence another reader placed, an exclamation
-        ("yes, Hay Bridge first!", a remark), a request naming whom it asks, nor a task with its
-        deadline. Read after :meth:`read`, so the sentence
-        model's training rows do not move."""
+        default, +19 / 12 patterns alone). After an agreeing sentence :meth:`agreed_terse` does
+        not read as one ("Yes, that actually works better."), the outcome it would read there,
+        with no subject or verb anywhere ("Community centre, Wednesdays at 2."). Not a sentence
+        another reader placed, an exclamation, a request naming whom it asks, nor a task with its
+        deadline. Read after :meth:`read`, so the sentence model's training rows do
+        not move."""
         for ti, turn in enumerate(self.turns):
             if not ti or turn.role != "user" or self.turns[ti - 1].who == turn.who:
                 continue
             for si, s in enumerate(turn.sentences[:2]):
                 if (ti, si) in self.cues.placed or s.endswith("?"):
                     continue
-                x = self.agreed_outcome(ti, si)
-                if (not x or self._VOCATIVE.match(x) or not _SUBJECT_OR_VERB.search(x) or _BY_WHEN.search(x)
-                        or x.rstrip().endswith("!")):
-                    continue
+                x, read = self.agreed_outcome(ti, si)
+                if (not x or self._VOCATIVE.match(x) or _BY_WHEN.search(x) or x.rstrip().endswith("!")
+                        or read != bool(_SUBJECT_OR_VERB.search(x))):
+                    continue  # (what agreed_terse reads, it has read; after an agreement it does not, only that)
                 first = self._CLAUSE_BREAK.split(x.rstrip("."))[0]
                 named = _content(first) - _COURTESY
                 if _SUBJECT_OR_VERB.search(first) or len(_content(x)) < 2 or not named:
