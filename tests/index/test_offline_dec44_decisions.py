@@ -42,3 +42,25 @@ def test_an_outcome_after_an_objection_decides_nothing(model):
     summary, _ = offline_summary(*_HEATER, "Megan: Yes, but the store is damp. New radiator from the camp fund.",
                                  _AFTER, model=model)
     assert not any("camp fund" in d for d in summary.decisions), summary.decisions
+
+
+_SEED_SWAP = ("Nia: The allotment society's seed swap moves to the church hall this year, the old barn is being sold.",
+              "Huw: The hall has tables for twenty stalls. We could charge a pound a table to cover the hire.")
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_plan_carried_on_and_taken_up_by_the_other_is_the_decision(model):
+    summary, _ = offline_summary(*_SEED_SWAP, "Nia: A pound is fine. And stallholders bring their own envelopes for the seeds.",
+                                 "Huw: Nice. I'll put it in the newsletter.", model=model)
+    assert "Stallholders bring their own envelopes for the seeds." in summary.decisions, summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+@pytest.mark.parametrize(("said", "answer"), [
+    ("And stallholders bring their own envelopes for the seeds.", "Hmm, half of them never remember."),  # objected to
+    ("And stallholders brought their own envelopes for the seeds.", "Nice."),  # what happened before
+])
+def test_a_plan_objected_to_or_a_past_event_decides_nothing(model, said, answer):
+    summary, _ = offline_summary(*_SEED_SWAP, f"Nia: A pound is fine. {said}",
+                                 f"Huw: {answer} I'll put it in the newsletter.", model=model)
+    assert not any("envelopes" in d for d in summary.decisions), summary.decisions

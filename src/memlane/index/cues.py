@@ -2933,6 +2933,48 @@ class _Reader:
                 if any(re.search(r"\b" + re.escape(w) + r"(?:s|es)?\b", before) for w in named):
                     self.decide((ti, si), _stop(clean(x)))
 
+    _PLAN_LEAD = re.compile(r"^(?:and|so|then)[,]?\s+(?!(?:i|you|he|she|they|it|that|this|what|how|why|who|if|when|"
+                            r"maybe|yeah|yes|no)\b)", re.IGNORECASE)
+    """A sentence that carries on the plan being made ("And the parents buy their own helmets.",
+    "So five karts, …", "Then the hare big in the middle, …"), not a question, a person's doing
+    or a condition (:meth:`plan_taken_up`)."""
+    _TAKEN_UP = re.compile(r"^(?:\.\.\.)?(?:ok(?:ay)?|fine|yes|yeah|yep|sure|good|great|perfect|lovely|nice|agreed|deal|"
+                           r"right|alright|do it|on it|and|also|plus)\b(?![^.!?]*\b(?:but|no|not|never|though|can'?t|"
+                           r"won'?t)\b)[^?]*$", re.IGNORECASE)
+    """An answer that agrees or adds to what was said ("Nice.", "Yes, we delete it only after
+    that.", "And the parents buy…"), with no objection in its first sentence."""
+    _DONE_OR_NEEDED = re.compile(r"\b(?:went|said|came|got|took|[a-z]{2,}ed|wait|later)\b|'d\b", re.IGNORECASE)
+    """A past event ("and Isla asked for…"), a need ("And we need a thermometer…"), a wish ("and
+    we'd all know the code") or a deferral ("Then let's wait for the report…", "…later"): no plan."""
+
+    def plan_taken_up(self) -> None:
+        """A participant carrying on the plan being made, in a sentence of its own opening with
+        "and", "so" or "then" ("And the old Makefile keeps working in parallel until libgeo
+        passes…", "So five karts, three sessions a race day, and we rotate drivers.", "Then do 3
+        and 1 now with the rubbers, and 2 in the summer"), that the next speaker takes up by
+        agreeing or adding to it: the decision, without its lead. :meth:`conclude` reads such a
+        conclusion only in a meeting of three or more; between two, the other's answer says
+        whether it was a plan or a remark (session 44, dec44). Not a question, a condition, a
+        hedge, a past event or a deferral (:data:`_UNSETTLED`, :data:`_DONE_OR_NEEDED`), a remark, a
+        description ("And the SOP is…"), nor a sentence another reader placed. Among people only.
+        Read after :meth:`read`, so the sentence model's training rows do not move."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns) - 1):
+            turn, reply = self.turns[ti], self.turns[ti + 1]
+            if reply.who == turn.who or not reply.sentences or not self._TAKEN_UP.match(reply.sentences[0]):
+                continue
+            for si, s in enumerate(turn.sentences):
+                m = self._PLAN_LEAD.match(s)
+                if m is None or (ti, si) in self.cues.placed or s.endswith("?"):
+                    continue
+                rest = s[m.end():]
+                if (len(_content(rest)) < 3 or re.search(r"\b(?:if|unless|as long as)\b", s, re.IGNORECASE)
+                        or _UNSETTLED.search(s) or self._DONE_OR_NEEDED.search(s) or _REMARK.search(s)
+                        or _DESCRIBES.match(rest) or set(_WORD.findall(s.lower())) & _PAST):
+                    continue
+                self.decide((ti, si), _stop(clean(rest[:1].upper() + rest[1:])))
+
     def it_is_taken(self) -> None:
         """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
         is.", "Yeah, polling it is.") is written as the thing chosen, in the words of the
@@ -5707,6 +5749,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.agreed_terse_answered()
     reader.proposal_echoed()
     reader.agreed_terse_clauses()
+    reader.plan_taken_up()
     reader.it_is_taken()
     reader.that_taken()
     reader.options_named()
