@@ -2890,8 +2890,9 @@ class _Reader:
         :meth:`agreed_terse` reads that agreement: the rest of the first sentence after its
         agreement words ("ok, FIFTY along the bottom row"), the second sentence after an
         agreement alone ("Right." then the outcome), or, unread by it, the second sentence after
-        an agreeing sentence of more words ("Yes, that actually works better." then "Community
-        centre, Wednesdays at 2."); "" when the turn opens with no agreement."""
+        an agreeing sentence of more words that decides nothing itself ("Yes, that actually works
+        better." then "Community centre, Wednesdays at 2."); "" when the turn opens with no
+        agreement."""
         sentences = self.turns[ti].sentences
         if si == 0:
             m = _AGREED_TERSE.match(sentences[0])
@@ -2899,7 +2900,9 @@ class _Reader:
         first = sentences[0]
         if (is_courtesy(first) and _AGREEMENT.match(first)) or _AGREE.match(first):
             return sentences[si], True
-        return (sentences[si], False) if si == 1 and self._AGREEING.match(first) else ("", False)
+        if si == 1 and self._AGREEING.match(first) and self.cues.placed.get((ti, 0)) != "decisions":
+            return sentences[si], False  # (an agreeing sentence decided holds the choice: "Fine, bookworm then.")
+        return "", False
 
     def agreed_terse_clauses(self) -> None:
         """An agreement, then the outcome in a verbless first clause that names something said
@@ -2955,7 +2958,8 @@ class _Reader:
         agreeing or adding to it: the decision, without its lead. :meth:`conclude` reads such a
         conclusion only in a meeting of three or more; between two, the other's answer says
         whether it was a plan or a remark (session 44, dec44). Not a question, a condition, a
-        hedge, a past event or a deferral (:data:`_UNSETTLED`, :data:`_DONE_OR_NEEDED`), a remark, a
+        hedge, a past event or a deferral (:data:`_UNSETTLED`, :data:`_DONE_OR_NEEDED`, :data:`_DEFERS`:
+        "Then we pick this up again once we have the numbers."), a remark, a
         description ("And the SOP is…"), nor a sentence another reader placed. Among people only.
         Read after :meth:`read`, so the sentence model's training rows do not move."""
         if self.assisted:
@@ -2971,7 +2975,8 @@ class _Reader:
                 rest = s[m.end():]
                 if (len(_content(rest)) < 3 or re.search(r"\b(?:if|unless|as long as)\b", s, re.IGNORECASE)
                         or _UNSETTLED.search(s) or self._DONE_OR_NEEDED.search(s) or _REMARK.search(s)
-                        or _DESCRIBES.match(rest) or set(_WORD.findall(s.lower())) & _PAST):
+                        or _DESCRIBES.match(rest) or set(_WORD.findall(s.lower())) & _PAST
+                        or _DEFERS.search(s) or _PUT_OFF_SAID.match(s)):
                     continue
                 self.decide((ti, si), _stop(clean(rest[:1].upper() + rest[1:])))
 
