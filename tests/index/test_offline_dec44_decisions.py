@@ -64,12 +64,3 @@ def test_a_plan_objected_to_or_a_past_event_decides_nothing(model, said, answer)
     summary, _ = offline_summary(*_SEED_SWAP, f"Nia: A pound is fine. {said}",
                                  f"Huw: {answer} I'll put it in the newsletter.", model=model)
     assert not any("envelopes" in d for d in summary.decisions), summary.decisions
-
-
-@pytest.mark.parametrize("model", _WAYS)
-@pytest.mark.parametrize("said", ["Fine. Need twenty prizes at least, the tombola always runs dry by two.",
-                                  "OK. Need twenty prizes at least, so the tombola doesn't run dry by two."])
-def test_a_need_is_no_decision(model, said):
-    summary, _ = offline_summary("Ffion: The school fair is on the 14th and the tombola stall still has no prizes.",
-                                 f"Gwyn: {said}", "Ffion: I'll ask the parents' WhatsApp group tonight.", model=model)
-    assert not any("prizes" in d for d in summary.decisions), summary.decisions

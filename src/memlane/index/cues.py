@@ -2980,20 +2980,6 @@ class _Reader:
                     continue
                 self.decide((ti, si), _stop(clean(rest[:1].upper() + rest[1:])))
 
-    _A_NEED = re.compile(r"^(?:we\s+)?(?:need|needs)\b", re.IGNORECASE)
-    """A decision that says only what is needed ("Need the design for the well dressing settled
-    by the end of the month…", "Need answers by thursday 6pm…") (:meth:`need_not_decided`)."""
-
-    def need_not_decided(self) -> None:
-        """A decision written as a need with no one to meet it ("Need a lot of brown, lichen and
-        bark for the hare.", "Need the trader's permit moved, …") is the matter stated, not what
-        was decided: taken out (session 44, dec44: over every development set 4 wrong fewer by
-        default, 1 patterns alone, on heldout10, 20 and 39; none right). Read on what the
-        conversation keeps, after the decisions' readers."""
-        for where, name in list(self.cues.placed.items()):
-            if name == "decisions" and self._A_NEED.match(self.text[where]):
-                self.put(where, "decisions", "")
-
     def it_is_taken(self) -> None:
         """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
         is.", "Yeah, polling it is.") is written as the thing chosen, in the words of the
@@ -5769,7 +5755,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.proposal_echoed()
     reader.agreed_terse_clauses()
     reader.plan_taken_up()
-    reader.need_not_decided()
     reader.it_is_taken()
     reader.that_taken()
     reader.options_named()
