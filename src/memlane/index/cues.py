@@ -2107,6 +2107,12 @@ class _Reader:
             if new != said:
                 self.put((ti, si), fieldname, text[: len(text) - len(said)] + new)
 
+    def split_step(self, where: tuple[int, int], fieldname: str, owner: str, first: str, second: str) -> None:
+        """Write a commitment as two steps of its speaker (:meth:`second_step`,
+        :meth:`second_step_dated`): the first half in its place, the second after it."""
+        self.put(where, fieldname, owner + _stop(clean(first)))
+        getattr(self.cues, fieldname).append(owner + _stop(clean(second[:1].upper() + second[1:])))
+
     def second_step(self) -> None:
         """A participant's commitment that goes on to a second step with its own verb ("I'll ring
         Rev. Moore tomorrow and ask Hollis for a York stone proof", "I'll do the dal and rice,
@@ -2130,9 +2136,7 @@ class _Reader:
             verbs = {_first_word(_ADVICE_LEAD.sub("", first[commit.end():].strip())), two.group("verb").lower()}
             if not (_own_step(first) and _own_step(second)) or not verbs & _CONTACT_VERBS:
                 continue
-            owner = text[: len(text) - len(said)]
-            self.put((ti, si), fieldname, owner + _stop(clean(first)))
-            getattr(self.cues, fieldname).append(owner + _stop(clean(second[:1].upper() + second[1:])))
+            self.split_step((ti, si), fieldname, text[: len(text) - len(said)], first, second)
 
     def second_step_dated(self) -> None:
         """A commitment going on to a second step with its own verb, either half set for a day
@@ -2156,9 +2160,7 @@ class _Reader:
             first, second = said[: two.start()], said[two.start("verb"):]
             if not (_own_step(first) and _own_step(second)):
                 continue
-            owner = text[: len(text) - len(said)]
-            self.put((ti, si), fieldname, owner + _stop(clean(first)))
-            getattr(self.cues, fieldname).append(owner + _stop(clean(second[:1].upper() + second[1:])))
+            self.split_step((ti, si), fieldname, text[: len(text) - len(said)], first, second)
 
     def checks_the(self, ti: int, si: int, step: str) -> str:
         """"I'll check the plan" opening the answer to a turn that asks and names the plan ("Should we
