@@ -443,3 +443,52 @@ def test_the_summary_check_sums_what_bench_summaries_scores(tmp_path: Path) -> N
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert proc.stderr.startswith("error: --sets/--target: unknown set 'nope'"), proc.stderr
+
+
+def test_the_summary_check_diff_counts_what_moved_between_two_dumps(tmp_path: Path) -> None:
+    """``tools/summary_check.py --diff`` (session 45; before, a script outside the repository
+    counted a rule's right and wrong items): a label missed before and found after is one right
+    found on its set, an item written wrong only after is one wrong added, per way and field; two
+    equal dumps move nothing, and a file that is not a dump is one line naming it."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    tool = [sys.executable, str(TOOL.parent / "summary_check.py")]
+    before = tmp_path / "before.json"
+    proc = subprocess.run([*tool, "--sets", "heldout2", "--out", str(before)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    dump = json.loads(before.read_text())
+    misses = dump["scores"]["default"]["heldout2"]["misses"]["decisions"]
+    found = next(m for m in misses if m["kind"] == "missed")
+    misses.remove(found)
+    misses.append({"conversation": found["conversation"], "kind": "extra", "text": "Rent a boat."})
+    after = tmp_path / "after.json"
+    after.write_text(json.dumps(dump))
+
+    def diff(*paths: Path, show: bool = False) -> list[str]:
+        proc = subprocess.run([*tool, "--diff", *map(str, paths), *(["--show"] if show else [])],
+                              capture_output=True, text=True, env=env, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.splitlines()
+
+    assert [line.split() for line in diff(before, after)] == [
+        ["default", "decisions", "right", "+1", "-0", "wrong", "+1", "-0", "right", "on:", "heldout2", "1"]]
+    shown = diff(after, before, show=True)
+    assert shown[0].split()[2:8] == ["right", "+0", "-1", "wrong", "+0", "-1"], shown
+    assert f"-right heldout2 {found['conversation']}: {found['text']}" in shown[1], shown
+    assert f"-wrong heldout2 {found['conversation']}: Rent a boat." in shown[2], shown
+    assert diff(before, before) == ["no item moved"]
+    proc = subprocess.run([*tool, "--diff", str(before), str(tmp_path)], capture_output=True, text=True, env=env)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.startswith(f"error: --diff: {tmp_path} is not a file written by --out"), proc.stderr
+
+
+def test_the_summary_check_every_scores_every_development_set_up_to_through() -> None:
+    """``--every`` (session 45): a rule's right and wrong items are counted on every development
+    set, dev_all then heldout7 up to ``--through``; it names sets instead of ``--sets``, never with it."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    tool = [sys.executable, str(TOOL.parent / "summary_check.py")]
+    proc = subprocess.run([*tool, "--every", "--through", "heldout8"], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == "sets: dev_all,heldout7,heldout8", proc.stdout
+    proc = subprocess.run([*tool, "--every", "--sets", "heldout2"], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2 and "not allowed with argument" in proc.stderr, proc.stderr
