@@ -2831,9 +2831,12 @@ class _Reader:
         for ti, turn in enumerate(self.turns):
             if not ti or turn.role != "user" or self.turns[ti - 1].role != "assistant":
                 continue
-            answer = set().union(*(_content(s) for s in self.turns[ti - 1].sentences))
+            answer: set[str] | None = None  # the answer's words, read only for a sentence after an agreement
             for si, s in enumerate(turn.sentences[:2]):
-                if (ti, si) not in self.cues.placed and not s.endswith("?") and len(_content(s) & answer) >= 2:
+                if (ti, si) in self.cues.placed or s.endswith("?") or self._after_agreement((ti, si), s) is None:
+                    continue
+                answer = set().union(*(_content(x) for x in self.turns[ti - 1].sentences)) if answer is None else answer
+                if len(_content(s) & answer) >= 2:
                     self.agreed_terse((ti, si), s)
 
     _NOT_TAKEN_UP = re.compile(r"^(?:no|nah|not|never|hmm+|maybe|perhaps|depends|but|we could|i could|i don'?t|"
@@ -3483,24 +3486,30 @@ class _Reader:
                 self.cues.decisions.append(text)
         return True
 
+    def _after_agreement(self, where: tuple[int, int], s: str) -> str | None:
+        """What follows an agreement opening another speaker's turn: the rest of its first
+        sentence ("ok, FIFTY along the bottom row."), or the sentence after an agreement said
+        alone ("right." / "ok that works." then the outcome); None otherwise (:meth:`agreed_terse`)."""
+        ti, si = where
+        turn = self.turns[ti]
+        if self.turns[ti - 1].who == turn.who:
+            return None
+        if si == 0:
+            m = _AGREED_TERSE.match(s)
+            return None if m is None else m.group("x")
+        first = turn.sentences[0]
+        return s if (is_courtesy(first) and _AGREEMENT.match(first)) or _AGREE.match(first) else None
+
     def agreed_terse(self, where: tuple[int, int], s: str) -> bool:
         """An agreement opening a participant's answer to another, then the outcome in a few
         words with no subject or auxiliary of their own ("ok, FIFTY along the bottom row.",
         "right. two weeks notice by email, the limits go live on 1 December."): the decision,
         in those words, when it names something said before; with a deadline ("yes, freezegun
         fix, PR by end of day") the speaker's next step (session 26)."""
-        ti, si = where
+        ti = where[0]
         turn = self.turns[ti]
-        if self.turns[ti - 1].who == turn.who:
-            return False
-        if si == 0:
-            m = _AGREED_TERSE.match(s)
-            if m is None:
-                return False
-            x = m.group("x")
-        elif (is_courtesy(turn.sentences[0]) and _AGREEMENT.match(turn.sentences[0])) or _AGREE.match(turn.sentences[0]):
-            x = s  # "right." / "ok that works." then the outcome
-        else:
+        x = self._after_agreement(where, s)
+        if x is None:
             return False
         if _SUBJECT_OR_VERB.search(x) or is_courtesy(x) or _TERSE.match(s):
             return False  # ("Thursday stays then.": a terse choice, chosen() reads it)
@@ -4895,7 +4904,7 @@ class _Reader:
         :meth:`action` reads."""
         for ti, turn in enumerate(self.turns):
             for si, s in enumerate(turn.sentences):
-                if (ti, si) in self.cues.placed or s.endswith("?"):
+                if (ti, si) in self.cues.placed or s.endswith("?") or not _may_say_someone_doing(s):
                     continue
                 found = _SOMEONE_DOING.search(s)
                 if found is None:
@@ -5543,6 +5552,12 @@ _SOMEONE_DOING = re.compile(r"(?:^|[,;:]\s+|\band\s+)(?P<who>" + NAME_WORD + r")
 doing the credit notes", "Mum will make the mithai") (:meth:`_Reader.someone_doing`): their
 "-ing" after "is" or "'s", their base form after "will"."""
 _OBJECT_PRONOUNS = frozenset("it them you me us him her this that these those".split())
+
+
+def _may_say_someone_doing(s: str) -> bool:
+    """The words :data:`_SOMEONE_DOING` cannot match without: three substring tests spare its
+    search (costly: it is tried at every character) in most sentences (session 45, the cost)."""
+    return "is" in s or "will" in s or "'s" in s
 
 
 _IT_TAKEN_ON = re.compile(r"^(?:(?:ok(?:ay)?|fine|sure|right|yes|yeah)[,.!]?\s+)*i(?:'ll|\s+will)\s+(?P<verb>[a-z]+)\s+"
