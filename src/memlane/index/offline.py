@@ -615,6 +615,35 @@ _MEMBER_GUARD = re.compile(r"\.[a-z]+[A-Z]")
 them is not searched with it, whose look-behind runs at every character (session 41, the cost)."""
 
 
+_COMMAND = re.compile(r"(?<!`)`([a-z][a-z0-9-]*[a-z0-9] [^`\n]+)`(?!`)")
+"""A program and what it is given, quoted as code ("`tmux new -s migrate`", "`python manage.py check`",
+"`lsof -i :5432`"): the command a reader runs again, when :func:`_commands` says so (session 45)."""
+_COMMAND_ARG = re.compile(r"^(?:--?[A-Za-z][\w-]*|[\w.~-]*/[\w./~-]*|[\w-]+\.[a-z0-9]{1,4})$")
+"""A flag ("-s", "--strict"), a path ("~/bin", "src/") or a file ("migrate.log") given to a program."""
+_NOT_COMMAND = (" = ", "==", "|", "$(", "{", "<-", ";", "&&")
+"""What code that is no single command holds: an assignment, a comparison, a pipe, a substitution,
+a block, a channel's send, a chain."""
+_CODE_WORDS = frozenset("const let var enum def int string return import export select from if for while type "
+                        "class struct func fn".split())
+"""A language's keywords, which open a declaration or a statement, not a program's name."""
+
+
+def _commands(text: str) -> Iterator[str]:
+    """:data:`_COMMAND`'s matches that are one command: no assignment, pipe or chain in it, its
+    first word no keyword nor a label ("error: …"), and given a flag, a path or a file, or named by
+    a word no dictionary spells ("deployctl completion"); not "poetry lock", "brew services stop
+    postgresql@14", which read as words (on every development set 11 such commands are labelled
+    references, 7 are not, on three sets whose writers left commands out)."""
+    for m in _COMMAND.finditer(text):
+        command = m.group(1).strip()
+        words = command.split()
+        if (any(x in command for x in _NOT_COMMAND) or words[0].endswith(":") or words[0] in _CODE_WORDS
+                or words[1][:1] in "=:("):
+            continue
+        if any(_COMMAND_ARG.match(w) for w in words[1:]) or not is_english_word(words[0]):
+            yield command
+
+
 _NAMED_WORK = re.compile(r"(?:\b(?i:article|page|wiki|docs?|document|post|guide|paper|talk|deck|sheet|thread|chapter|essay)"
                          r"|\b[A-Z]{2,}-\d+),\s+['\"‘“]([A-Z][^'\"‘’“”\n]{2,80}?)[,.;:!?]?['\"’”](?=[\s.,;:!?)]|$)")
 """A written work named in quotes after its kind or its key and a comma ("I'll write a help article,
@@ -806,6 +835,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _NAMED_RESOURCE.findall(text)
     if "()" in text:  # session 40's kind
         yield from _OWN_CALL.findall(text)
+    if "`" in text:  # session 45's kind: turns only
+        yield from _commands(text)
     if "-" in text and any(map(text.__contains__, _DEPLOY_PARTS)):  # session 40's kind
         yield from _DEPLOYED.findall(text)
     if "form" in text and _has_digit(text):  # session 38's kind: turns only
@@ -2246,13 +2277,17 @@ class OfflineIntelligence:
             alone = {r.lower() for one in said for r in one if _KEY.fullmatch(r)
                      and not any(r != o and r.lower() in o.lower() for o in one)}
             folded = [r.lower() for r in refs]
+            # a file or a key a command is given is named on its own too ("speeches.mp4" of "ffmpeg -i
+            # speeches.mp4 …", "7F4381D0" of "apt-key del 7F4381D0"): the command holds it, not
+            # names it short (session 45)
+            commands = {c.lower() for m in messages if "`" in m.text for c in _commands(m.text)}
             # a host named by itself is kept beside an e-mail address at it ("kettleandcrow.com" and
             # "hello@kettleandcrow.com", "192.168.1.40" and "you@192.168.1.40"); not a part of a
             # URL ("postgres://app:…@db.internal:5432/app"); a directory named by itself is kept
             # beside a file in it ("db/migrations/" and "db/migrations/0042_idx.py") (session 18), and
             # so is a network share's folder ("\\fileserver\stock" and "\\fileserver\stock\counts.xlsm", session 39)
             refs = [r for r, f in zip(refs, folded, strict=True)
-                    if not any(f != o and f in o and not (f in alone and "/" in o)
+                    if not any(f != o and f in o and not (f in alone and "/" in o) and o not in commands
                                and not (o.endswith("@" + f) and "://" not in o)
                                and not ((f.endswith("/") or f.startswith("\\\\")) and o.startswith(f))
                                for o in folded)]

@@ -1,0 +1,40 @@
+"""Session 45's reference classes (docs/summary-eval.md, "Session 45: heldout40's open questions and
+references read (oqr45)"): a command quoted as code, a program and what it is given."""
+
+import pytest
+
+from memlane.index.offline import _references
+from memlane.testing import offline_summary
+
+
+@pytest.mark.parametrize(("text", "command"), [
+    ("Start it with `tmux new -s upgrade` and detach.", "tmux new -s upgrade"),
+    ("What does `ss -ltnp` say about port 8080?", "ss -ltnp"),
+    ("Then run `python scripts/reindex.py` once more.", "python scripts/reindex.py"),
+    ("Pipe it through `tee upgrade.log` to keep a copy.", "tee upgrade.log"),
+    ("Add a `shopctl export` subcommand later.", "shopctl export"),
+])
+def test_a_program_given_a_flag_a_path_or_a_file_quoted_as_code_is_a_reference(text, command):
+    found = set(_references(text))
+    assert command in found, found
+
+
+@pytest.mark.parametrize("text", [
+    "Run `poetry lock` again.",  # words a dictionary spells, nothing given: no command to look up
+    "The log says `error: linker failed` twice.",  # a label, not a program
+    "Write `const limit = 5` at the top.",  # a declaration
+    "Try `grep -rl TODO src | wc -l` for a count.",  # a pipe: more than one command
+    "Use `count == 1 ? one : other` in the template.",
+])
+def test_code_that_is_no_single_command_is_no_reference(text):
+    assert not [r for r in _references(text) if " " in r], list(_references(text))
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_a_command_and_the_files_it_is_given_are_references_each(model):
+    summary, _ = offline_summary(
+        "user: How do I shrink the recital video for my dad?",
+        "assistant: Re-encode it: `ffmpeg -i recital.mp4 -crf 26 recital_small.mp4` keeps it watchable.",
+        "user: Great, I'll run that tonight and send recital_small.mp4 over.", model=model)
+    assert "ffmpeg -i recital.mp4 -crf 26 recital_small.mp4" in summary.references, summary.references
+    assert {"recital.mp4", "recital_small.mp4"} <= set(summary.references), summary.references
