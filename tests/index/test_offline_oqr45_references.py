@@ -38,3 +38,22 @@ def test_a_command_and_the_files_it_is_given_are_references_each(model):
         "user: Great, I'll run that tonight and send recital_small.mp4 over.", model=model)
     assert "ffmpeg -i recital.mp4 -crf 26 recital_small.mp4" in summary.references, summary.references
     assert {"recital.mp4", "recital_small.mp4"} <= set(summary.references), summary.references
+
+
+@pytest.mark.parametrize(("text", "column"), [
+    ("Audit says members.home_address is stored in clear.", "members.home_address"),
+    ("a few nulls in invoices.paid_at, that's fine", "invoices.paid_at"),
+    ("It sits behind the setting search.max_results_per_page now.", "search.max_results_per_page"),
+])
+def test_a_name_dotted_to_an_underscored_name_is_a_reference(text, column):
+    assert column in set(_references(text)), list(_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "pandas.read_csv chokes on the file",  # a library's function
+    "then pl.scan_parquet both files",  # an alias's function
+    "we format it with fmt(row.created_at) in the view",  # inside code's brackets
+    "call client.get_rates() first",  # a call
+])
+def test_a_librarys_function_or_code_is_no_dotted_column(text):
+    assert not [r for r in _references(text) if "." in r and "_" in r], list(_references(text))

@@ -615,6 +615,22 @@ _MEMBER_GUARD = re.compile(r"\.[a-z]+[A-Z]")
 them is not searched with it, whose look-behind runs at every character (session 41, the cost)."""
 
 
+_DOTTED_COLUMN = re.compile(r"(?<![\w./@(-])([a-z][a-z0-9]{2,})\.[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9](?![\w./(-]|\.\w)")
+"""A table's column or a setting's key, a lower-case name dotted to a name joined by underscores
+("customers.national_id", "orders.shipped_at", "gateway.rate_limit_per_key"), outside code's
+brackets, when :func:`_dotted_columns` says so (session 45)."""
+
+
+def _dotted_columns(text: str) -> Iterator[str]:
+    """:data:`_DOTTED_COLUMN`'s matches whose first part is no library's name nor a short alias:
+    "pandas.read_csv", "pl.scan_parquet", "op.add_column" are functions a library offers, not
+    what a reader looks up in the system (on every development set 4 such names are labelled
+    references, 4 are not; without the libraries and the aliases 4 and none)."""
+    for m in _DOTTED_COLUMN.finditer(text):
+        if m.group(1) not in SOFTWARE and m.group(1) not in SOFTWARE_WORDS:
+            yield m.group(0)
+
+
 _COMMAND = re.compile(r"(?<!`)`([a-z][a-z0-9-]*[a-z0-9] [^`\n]+)`(?!`)")
 """A program and what it is given, quoted as code ("`tmux new -s migrate`", "`python manage.py check`",
 "`lsof -i :5432`"): the command a reader runs again, when :func:`_commands` says so (session 45)."""
@@ -837,6 +853,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _OWN_CALL.findall(text)
     if "`" in text:  # session 45's kind: turns only
         yield from _commands(text)
+    if "." in text and "_" in text:  # session 45's kind: turns only
+        yield from _dotted_columns(text)
     if "-" in text and any(map(text.__contains__, _DEPLOY_PARTS)):  # session 40's kind
         yield from _DEPLOYED.findall(text)
     if "form" in text and _has_digit(text):  # session 38's kind: turns only
