@@ -57,3 +57,11 @@ def test_a_name_dotted_to_an_underscored_name_is_a_reference(text, column):
 ])
 def test_a_librarys_function_or_code_is_no_dotted_column(text):
     assert not [r for r in _references(text) if "." in r and "_" in r], list(_references(text))
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+def test_a_service_named_by_its_short_suffix_is_a_reference(model):
+    summary, _ = offline_summary(
+        "Ines: Yesterday's outage: billing-svc waited on ledger-svc for ten minutes with no timeout.",
+        "Theo: Then every call between them gets a two second deadline. I'll add it tomorrow.", model=model)
+    assert {"billing-svc", "ledger-svc"} <= set(summary.references), summary.references

@@ -511,7 +511,7 @@ label"): what a reader looks up in the system (session 40; on every development 
 such names are labelled references, none read before). Not a compound adjective before the kind
 ("a read-only table", "the dead-letter queue", "a session-scoped schema", "long-running branch"),
 nor a name after a "#", a "/" or a scheme, which other patterns read whole."""
-_DEPLOY_PARTS = ("prod", "production", "staging", "stg", "dev", "qa", "uat", "eu", "us", "uk", "api", "worker",
+_DEPLOY_PARTS = ("prod", "production", "staging", "stg", "dev", "qa", "uat", "eu", "us", "uk", "api", "svc", "worker",
                  "consumer", "export", "exports", "backup", "restore")
 _DEPLOYED = re.compile(
     r"(?<![\w/.@#:$'-])(?!(?:multi|cross|per|non|pre|post|self|auto|re|co|sub)-)"
@@ -521,7 +521,9 @@ environment ("sessions-prod", "staging-eu"), its region ("callrec-prod-eu") or i
 ("payments-api", "billing-consumer", "acme-invoices-export", "customers-restore"): the name of a
 deployed service, cluster or bucket, which a reader looks up (session 40; on every development set
 10 of the 14 such names are labelled references, one read before). Not a verb or an adjective with
-a prefix ("re-export", "auto-export"), nor a speaker's handle ("sarita-dev:") or a part of a path."""
+a prefix ("re-export", "auto-export"), nor a speaker's handle ("sarita-dev:") or a part of a path.
+A service by its short suffix ("pricing-svc", "inventory-svc") too (session 45; on every development set
+both such names are labelled references, both on heldout40)."""
 _OWN_CALL = re.compile(r"(?<![\w.$])(?=[a-z]\w*(?:_|[a-z][A-Z]))[a-z]\w*\(\)")
 """A function of the code being talked about, called by name with empty brackets: a name joined by
 underscores or in camel case ("formatCount()", "get_db()", "rtw_suspend()"); not a method after a
