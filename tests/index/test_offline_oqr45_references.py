@@ -65,3 +65,15 @@ def test_a_service_named_by_its_short_suffix_is_a_reference(model):
         "Ines: Yesterday's outage: billing-svc waited on ledger-svc for ten minutes with no timeout.",
         "Theo: Then every call between them gets a two second deadline. I'll add it tomorrow.", model=model)
     assert {"billing-svc", "ledger-svc"} <= set(summary.references), summary.references
+
+
+@pytest.mark.parametrize("text", [
+    "The club still allows i.c. boats on the lake.",
+    "It runs on a.c. power only.",
+])
+def test_initials_with_their_dots_are_no_file(text):
+    assert list(_references(text)) == []
+
+
+def test_a_one_letter_file_is_still_a_file():
+    assert "x.c" in set(_references("compile x.c with the old flags"))

@@ -126,8 +126,9 @@ _REFS = [
     # paths with an extension; a long one of letters too ("networking/terraform.tfstate", session 25)
     re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.(?:[A-Za-z0-9]{1,6}|[A-Za-z]{7,10})\b"),
     # bare file names, with one part before the extension ("gunicorn.conf.py", session 29) or two
-    # ("sentry.client.config.ts", session 42)
-    re.compile(r"(?<![\w/.-])[\w-]+(?:\.[A-Za-z][\w-]*){0,2}\." + _EXTS),
+    # ("sentry.client.config.ts", session 42); not initials with their dots ("i.c." engines, "a.c." power:
+    # a letter, a dot, a letter, a dot, session 45)
+    re.compile(r"(?<![\w/.-])(?![A-Za-z]\.[A-Za-z]\.)[\w-]+(?:\.[A-Za-z][\w-]*){0,2}\." + _EXTS),
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
     # keys: BILL-142, INV-2026-1187-R; one letter before four digits or more: a quote's "Q-55810"
     # with the name it hangs from ("ELBSecurityPolicy-TLS13-1-2-2021-06" whole, not its tail, session 28)
