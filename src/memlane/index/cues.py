@@ -5000,6 +5000,39 @@ class _Reader:
             step = _stop(f"{took.group('verb').capitalize()} {whom}{took.group('rest')}")
             self.put(where, name, _owned(owner, step))
 
+    _WH = r"(?:whether|if|how|what|who|when|where|which|why)\b"
+    _DOUBT_FRAMED = (
+        re.compile(r"^(?:(?:and|but|so)\s+)?(?P<q>" + _WH + r".+?)[,;]?\s+(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:still\s+)?"
+                   r"not\s+sure\b.*$", re.IGNORECASE),
+        re.compile(r"^(?:(?:and|but|so)\s+)?(?P<q>" + _WH + r".+?)[,;]?\s+(?:i|we)\s+(?:still\s+)?(?:don'?t|do\s+not)\s+"
+                   r"know\b.*$", re.IGNORECASE),
+        re.compile(r"^(?:(?:and|but|so)\s+)?(?:(?:i|we)\s+)?(?:(?:still|also)\s+)*(?:need|have)\s+to\s+(?:decide|figure\s+out|"
+                   r"work\s+out|find\s+out|sort\s+out|choose|agree(?:\s+on)?)\s+(?P<q>" + _WH + r".+)$", re.IGNORECASE),
+        re.compile(r"^(?:the\s+)?(?:(?:one|only|other)\s+)?thing\s+(?:(?:still|left)\s+)?(?:open|undecided|unclear)\s+is\s+"
+                   r"(?P<q>" + _WH + r".+)$", re.IGNORECASE),
+    )
+    """A doubt written with its frame: the question fronted and what is not known after it ("How long
+    we keep traces I don't know yet; that depends on the storage we get.", "Whether the longer terms
+    really exist I'm not sure either"), or the question after what is still to decide ("We still need
+    to decide where they practise.", "The one thing still open is whether we keep the 6:40 sailing")."""
+
+    def doubt_framed(self) -> None:
+        """An open question written as a statement of doubt is written as the question it leaves,
+        its frame cut ("Where they practise?", "How long we keep traces?"): the field holds
+        questions (docs/summary-eval.md's guide), and the frame's words ("decide", "know", "yet",
+        "storage") keep the doubt from matching the question a reader writes. Read after the
+        sentence model, on what every reader placed (session 45, oqr45)."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "open_questions":
+                continue
+            said = self.text[where].rstrip(" .!?")
+            found = next((m for p in self._DOUBT_FRAMED if (m := p.match(said))), None)
+            if found is None:
+                continue
+            q = re.sub(r"^if\b", "whether", found.group("q"), flags=re.IGNORECASE).rstrip(" .!?,;")
+            if len(_content(q) - _WH_WORDS) >= 1:
+                self.put(where, "open_questions", q[:1].upper() + q[1:] + "?")
+
     def someone_needs_then_why(self) -> None:
         """Among people, a step named without a volunteer that goes on to say why after a comma
         ("Someone needs to bring a bin bag for the wrapping paper, it was carnage.", "…, and
@@ -5893,6 +5926,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.second_step_dated()
     reader.someone_needs_then_why()
     reader.reached_named()
+    reader.doubt_framed()
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()

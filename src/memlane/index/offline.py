@@ -126,8 +126,9 @@ _REFS = [
     # paths with an extension; a long one of letters too ("networking/terraform.tfstate", session 25)
     re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]+\.(?:[A-Za-z0-9]{1,6}|[A-Za-z]{7,10})\b"),
     # bare file names, with one part before the extension ("gunicorn.conf.py", session 29) or two
-    # ("sentry.client.config.ts", session 42)
-    re.compile(r"(?<![\w/.-])[\w-]+(?:\.[A-Za-z][\w-]*){0,2}\." + _EXTS),
+    # ("sentry.client.config.ts", session 42); not initials with their dots ("i.c." engines, "a.c." power:
+    # a letter, a dot, a letter, a dot, session 45)
+    re.compile(r"(?<![\w/.-])(?![A-Za-z]\.[A-Za-z]\.)[\w-]+(?:\.[A-Za-z][\w-]*){0,2}\." + _EXTS),
     re.compile(r"\b(?:feat|fix|feature|bugfix|hotfix|release|chore)/[\w./-]+"),  # branches
     # keys: BILL-142, INV-2026-1187-R; one letter before four digits or more: a quote's "Q-55810"
     # with the name it hangs from ("ELBSecurityPolicy-TLS13-1-2-2021-06" whole, not its tail, session 28)
@@ -511,7 +512,7 @@ label"): what a reader looks up in the system (session 40; on every development 
 such names are labelled references, none read before). Not a compound adjective before the kind
 ("a read-only table", "the dead-letter queue", "a session-scoped schema", "long-running branch"),
 nor a name after a "#", a "/" or a scheme, which other patterns read whole."""
-_DEPLOY_PARTS = ("prod", "production", "staging", "stg", "dev", "qa", "uat", "eu", "us", "uk", "api", "worker",
+_DEPLOY_PARTS = ("prod", "production", "staging", "stg", "dev", "qa", "uat", "eu", "us", "uk", "api", "svc", "worker",
                  "consumer", "export", "exports", "backup", "restore")
 _DEPLOYED = re.compile(
     r"(?<![\w/.@#:$'-])(?!(?:multi|cross|per|non|pre|post|self|auto|re|co|sub)-)"
@@ -521,7 +522,9 @@ environment ("sessions-prod", "staging-eu"), its region ("callrec-prod-eu") or i
 ("payments-api", "billing-consumer", "acme-invoices-export", "customers-restore"): the name of a
 deployed service, cluster or bucket, which a reader looks up (session 40; on every development set
 10 of the 14 such names are labelled references, one read before). Not a verb or an adjective with
-a prefix ("re-export", "auto-export"), nor a speaker's handle ("sarita-dev:") or a part of a path."""
+a prefix ("re-export", "auto-export"), nor a speaker's handle ("sarita-dev:") or a part of a path.
+A service by its short suffix ("pricing-svc", "inventory-svc") too (session 45; on every development set
+both such names are labelled references, both on heldout40)."""
 _OWN_CALL = re.compile(r"(?<![\w.$])(?=[a-z]\w*(?:_|[a-z][A-Z]))[a-z]\w*\(\)")
 """A function of the code being talked about, called by name with empty brackets: a name joined by
 underscores or in camel case ("formatCount()", "get_db()", "rtw_suspend()"); not a method after a
@@ -613,6 +616,51 @@ references); not a call with its brackets, nor a longer dotted name."""
 _MEMBER_GUARD = re.compile(r"\.[a-z]+[A-Z]")
 """A dot, small letters and a capital, which every :data:`_MEMBER` match holds: a turn without
 them is not searched with it, whose look-behind runs at every character (session 41, the cost)."""
+
+
+_DOTTED_COLUMN = re.compile(r"(?<![\w./@(-])([a-z][a-z0-9]{2,})\.[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9](?![\w./(-]|\.\w)")
+"""A table's column or a setting's key, a lower-case name dotted to a name joined by underscores
+("customers.national_id", "orders.shipped_at", "gateway.rate_limit_per_key"), outside code's
+brackets, when :func:`_dotted_columns` says so (session 45)."""
+
+
+def _dotted_columns(text: str) -> Iterator[str]:
+    """:data:`_DOTTED_COLUMN`'s matches whose first part is no library's name nor a short alias:
+    "pandas.read_csv", "pl.scan_parquet", "op.add_column" are functions a library offers, not
+    what a reader looks up in the system (on every development set 4 such names are labelled
+    references, 4 are not; without the libraries and the aliases 4 and none)."""
+    for m in _DOTTED_COLUMN.finditer(text):
+        if m.group(1) not in SOFTWARE and m.group(1) not in SOFTWARE_WORDS:
+            yield m.group(0)
+
+
+_COMMAND = re.compile(r"(?<!`)`([a-z][a-z0-9-]*[a-z0-9] [^`\n]+)`(?!`)")
+"""A program and what it is given, quoted as code ("`tmux new -s migrate`", "`python manage.py check`",
+"`lsof -i :5432`"): the command a reader runs again, when :func:`_commands` says so (session 45)."""
+_COMMAND_ARG = re.compile(r"^(?:--?[A-Za-z][\w-]*|[\w.~-]*/[\w./~-]*|[\w-]+\.[a-z0-9]{1,4})$")
+"""A flag ("-s", "--strict"), a path ("~/bin", "src/") or a file ("migrate.log") given to a program."""
+_NOT_COMMAND = (" = ", "==", "|", "$(", "{", "<-", ";", "&&")
+"""What code that is no single command holds: an assignment, a comparison, a pipe, a substitution,
+a block, a channel's send, a chain."""
+_CODE_WORDS = frozenset("const let var enum def int string return import export select from if for while type "
+                        "class struct func fn".split())
+"""A language's keywords, which open a declaration or a statement, not a program's name."""
+
+
+def _commands(text: str) -> Iterator[str]:
+    """:data:`_COMMAND`'s matches that are one command: no assignment, pipe or chain in it, its
+    first word no keyword nor a label ("error: …"), and given a flag, a path or a file, or named by
+    a word no dictionary spells ("deployctl completion"); not "poetry lock", "brew services stop
+    postgresql@14", which read as words (on every development set 11 such commands are labelled
+    references, 7 are not, on three sets whose writers left commands out)."""
+    for m in _COMMAND.finditer(text):
+        command = m.group(1).strip()
+        words = command.split()
+        if (any(x in command for x in _NOT_COMMAND) or words[0].endswith(":") or words[0] in _CODE_WORDS
+                or words[1][:1] in "=:("):
+            continue
+        if any(_COMMAND_ARG.match(w) for w in words[1:]) or not is_english_word(words[0]):
+            yield command
 
 
 _NAMED_WORK = re.compile(r"(?:\b(?i:article|page|wiki|docs?|document|post|guide|paper|talk|deck|sheet|thread|chapter|essay)"
@@ -806,6 +854,10 @@ def _references(text: str) -> Iterator[str]:
         yield from _NAMED_RESOURCE.findall(text)
     if "()" in text:  # session 40's kind
         yield from _OWN_CALL.findall(text)
+    if "`" in text:  # session 45's kind: turns only
+        yield from _commands(text)
+    if "." in text and "_" in text:  # session 45's kind: turns only
+        yield from _dotted_columns(text)
     if "-" in text and any(map(text.__contains__, _DEPLOY_PARTS)):  # session 40's kind
         yield from _DEPLOYED.findall(text)
     if "form" in text and _has_digit(text):  # session 38's kind: turns only
@@ -2246,13 +2298,17 @@ class OfflineIntelligence:
             alone = {r.lower() for one in said for r in one if _KEY.fullmatch(r)
                      and not any(r != o and r.lower() in o.lower() for o in one)}
             folded = [r.lower() for r in refs]
+            # a file or a key a command is given is named on its own too ("speeches.mp4" of "ffmpeg -i
+            # speeches.mp4 …", "7F4381D0" of "apt-key del 7F4381D0"): the command holds it, not
+            # names it short (session 45)
+            commands = {c.lower() for m in messages if "`" in m.text for c in _commands(m.text)}
             # a host named by itself is kept beside an e-mail address at it ("kettleandcrow.com" and
             # "hello@kettleandcrow.com", "192.168.1.40" and "you@192.168.1.40"); not a part of a
             # URL ("postgres://app:…@db.internal:5432/app"); a directory named by itself is kept
             # beside a file in it ("db/migrations/" and "db/migrations/0042_idx.py") (session 18), and
             # so is a network share's folder ("\\fileserver\stock" and "\\fileserver\stock\counts.xlsm", session 39)
             refs = [r for r, f in zip(refs, folded, strict=True)
-                    if not any(f != o and f in o and not (f in alone and "/" in o)
+                    if not any(f != o and f in o and not (f in alone and "/" in o) and o not in commands
                                and not (o.endswith("@" + f) and "://" not in o)
                                and not ((f.endswith("/") or f.startswith("\\\\")) and o.startswith(f))
                                for o in folded)]
