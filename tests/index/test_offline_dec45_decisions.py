@@ -25,3 +25,21 @@ def test_a_decision_reported_in_the_past_stays_a_decision(model):
                                  "Dafydd: Last month we agreed to hold it in the chapel on Bridge Street.",
                                  "Rhian: Yes. I'll book the chapel.", model=model)
     assert any("chapel on Bridge Street" in d for d in summary.decisions), summary.decisions
+
+
+_BOWLS = ("Ffion: The bowls club's winter league needs a night at the leisure centre.",
+          "Gareth: Tuesdays and Thursdays are both free from October.")
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_proposal_asked_before_a_statement_and_echoed_is_the_decision(model):
+    summary, _ = offline_summary(*_BOWLS, "Ffion: So Thursday evenings from October? The centre is cheaper after six.",
+                                 "Gareth: Thursday evenings, yes. I'll tell the team captains.", model=model)
+    assert "Thursday evenings from October." in summary.decisions, summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_question_about_what_others_do_echoed_decides_nothing(model):
+    summary, _ = offline_summary(*_BOWLS, "Ffion: Do the members bring their own woods? The club set is worn out.",
+                                 "Gareth: Their own woods, mostly. I'll tell the team captains.", model=model)
+    assert not any("woods" in d.lower() for d in summary.decisions), summary.decisions

@@ -2982,6 +2982,43 @@ class _Reader:
                     continue
                 self.decide((ti, si), _stop(clean(rest[:1].upper() + rest[1:])))
 
+    _ASKS_OF_OTHERS = re.compile(r"^(?:(?:and|so)\s+)?(?:do|does)\s+(?!we\b)|,\s*\w+n'?t\s+(?:it|we|you|they|he|she|there)\?$",
+                                 re.IGNORECASE)
+    """What others do ("Do members pay for lost ones?") or a check ("…, haven't you?"): no
+    proposal (:meth:`proposal_echoed_within`)."""
+
+    def proposal_echoed_within(self) -> None:
+        """A proposal put as a question that is not the last sentence of its turn, the speaker
+        going on with a statement that backs it ("So nylon for club nights? Yonex Mavis 350s last
+        weeks." — "Nylon for club nights, yes."; "Envelope encryption with KMS? A data key per
+        tenant, wrapped by one KMS key." — "Per tenant, yes."), taken up by the next speaker
+        saying its words again: the decision, the question said as a statement, as
+        :meth:`proposal_echoed` reads the question that ends a turn. The same screens: not a
+        question asking what or whether, a request, options, a doubt, a need or a condition,
+        nor an answer that refuses, hedges or takes it on as a task; the statements after it
+        ask nothing. Among people only (session 45, dec45). Read after :meth:`read`, so the
+        sentence model's training rows do not move."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns) - 1):
+            turn, reply = self.turns[ti], self.turns[ti + 1]
+            if len(turn.sentences) < 2 or not reply.sentences or reply.who == turn.who:
+                continue
+            first = reply.sentences[0].strip()
+            if (self._NOT_TAKEN_UP.match(first) or first.endswith("?") or self.decided_in(ti + 1)
+                    or any(x.strip().endswith("?") for x in turn.sentences[-1:])):
+                continue
+            si = max((i for i, x in enumerate(turn.sentences[:-1]) if x.strip().endswith("?")), default=-1)
+            if si < 0:
+                continue
+            q = turn.sentences[si].strip()
+            if (" or " in q or re.search(r"[.?!]\s", q) or self._NOT_PROPOSED.match(q)
+                    or self._ASKS_OF_OTHERS.search(q) or (ti, si) in self.cues.placed):
+                continue
+            head = re.split(r"[,.;:]", first)[0]
+            if len(_content(q)) >= 2 and (_content(head) - _COURTESY) & _content(q):
+                self.decide((ti, si), _QUESTION_LEAD.sub("", clean(q)).rstrip("?") + ".")
+
     _TOLD_PAST = re.compile(
         r"\b(?:was|were|had|did)\b(?!\s+(?:thinking|wondering|hoping)\b)"
         r"|(?<!\bas )(?<!\blike )(?<!\bthan )\b(?:last\s+(?:year|month|week|time|season|term|night)|yesterday|"
@@ -5929,6 +5966,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.proposal_echoed()
     reader.agreed_terse_clauses()
     reader.plan_taken_up()
+    reader.proposal_echoed_within()
     reader.told_past()
     reader.it_is_taken()
     reader.that_taken()
