@@ -43,3 +43,22 @@ def test_a_question_about_what_others_do_echoed_decides_nothing(model):
     summary, _ = offline_summary(*_BOWLS, "Ffion: Do the members bring their own woods? The club set is worn out.",
                                  "Gareth: Their own woods, mostly. I'll tell the team captains.", model=model)
     assert not any("woods" in d.lower() for d in summary.decisions), summary.decisions
+
+
+_SHED = ("Nell: The allotment shed roof leaks again.",
+         "Tam: Felt or corrugated sheets would both do. Felt is cheaper, sheets last longer.")
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_choice_said_with_the_speakers_step_is_a_decision_and_the_step_stays(model):
+    summary, _ = offline_summary(*_SHED, "Nell: OK, corrugated sheets for the roof, I'll order them from the "
+                                 "builders' merchant tomorrow.", "Tam: Good.", model=model)
+    assert "Corrugated sheets for the roof." in summary.decisions, summary.decisions
+    assert any("builders' merchant" in step for step in summary.action_items), summary.action_items
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_choice_naming_nothing_said_before_with_a_step_decides_nothing(model):
+    summary, _ = offline_summary(*_SHED, "Nell: OK, bacon rolls at the work party, I'll bring them on Saturday.",
+                                 "Tam: Good.", model=model)
+    assert not any("bacon" in d.lower() for d in summary.decisions), summary.decisions

@@ -3019,6 +3019,37 @@ class _Reader:
             if len(_content(q)) >= 2 and (_content(head) - _COURTESY) & _content(q):
                 self.decide((ti, si), _QUESTION_LEAD.sub("", clean(q)).rstrip("?") + ".")
 
+    _CHOICE_THEN_STEP = re.compile(
+        r"^(?:ok(?:ay)?|alright|right|fine|yes|yeah|yep|so|then|good|great|perfect|lovely)[,.!]?\s+"
+        r"(?P<x>[^,;?]+?)(?:,\s*(?:and\s+)?|\s+and\s+)(?:i'?ll|i\s+will)\b", re.IGNORECASE)
+    """An agreement, a choice, then the speaker's own step ("OK, balance bikes for both, I'll tell
+    Mum.") (:meth:`choice_before_step`)."""
+
+    def choice_before_step(self) -> None:
+        """A participant's sentence placed as a step that opens by agreeing, names the choice
+        without subject or verb, then takes on a step ("Alright, fifteen minutes every evening
+        from now on, and I'll do his barre lesson first.", "Ok, the feeder camera, and I'll get
+        him one Blue Note record on top.", "So Better BibTeX with the auto-export, and I'll pin
+        the current keys"): the step stays, and the choice is the decision as well, when it
+        names something said before in two content words or more. A decision and a step said in
+        one sentence: the step reader places the sentence, so the choice was lost (session 45,
+        dec45). Read after :meth:`read`, so the sentence model's training rows do not move."""
+        for (ti, si), name in list(self.cues.placed.items()):
+            turn = self.turns[ti]
+            if name not in ("action_items", "next_steps") or not ti or turn.role == "assistant":
+                continue
+            m = self._CHOICE_THEN_STEP.match(turn.sentences[si].strip())
+            if m is None or _SUBJECT_OR_VERB.search(m.group("x")) or len(_content(m.group("x"))) < 2:
+                continue
+            before = " ".join(said for t in self.turns[:ti] for said in t.sentences).lower()
+            if not any(re.search(r"\b" + re.escape(w) + r"(?:s|es)?\b", before)
+                       for w in _content(m.group("x")) - _COURTESY):
+                continue
+            text = _stop(clean(m.group("x")))
+            if text not in self.cues.decisions:
+                self.cues.decisions.append(text)
+                self.cues.turn_of.setdefault(text, ti)
+
     _TOLD_PAST = re.compile(
         r"\b(?:was|were|had|did)\b(?!\s+(?:thinking|wondering|hoping)\b)"
         r"|(?<!\bas )(?<!\blike )(?<!\bthan )\b(?:last\s+(?:year|month|week|time|season|term|night)|yesterday|"
@@ -5967,6 +5998,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.agreed_terse_clauses()
     reader.plan_taken_up()
     reader.proposal_echoed_within()
+    reader.choice_before_step()
     reader.told_past()
     reader.it_is_taken()
     reader.that_taken()
