@@ -3063,9 +3063,11 @@ class _Reader:
     """A word that turns a story into a condition or goes on from it to what is done: "Last year it
     was chaos, so we cap it at 16" holds a decision after its story (:meth:`told_past`)."""
 
-    _DECIDED_SAID = re.compile(r"\b(?:agreed|decided|settled|chose)\b", re.IGNORECASE)
-    """A decision reported ("Last month we agreed to hold it in the chapel"): still the decision
-    (:meth:`told_past`)."""
+    _DECIDED_SAID = re.compile(r"\b(?:agreed|decided|settled|chose|chosen|picked|opted|voted|went\s+(?:for|with))\b",
+                               re.IGNORECASE)
+    """A decision reported ("Last month we agreed to hold it in the chapel", "We picked the Mill
+    Lane field for the summer fair last week"): still the decision, a choice made before
+    (:meth:`told_past`; session 17's test)."""
 
     def told_past(self) -> None:
         """A decision whose sentence only tells what happened ("Last year it was by the café and
