@@ -2876,9 +2876,24 @@ class _Reader:
                     or self._NOT_TAKEN_UP.match(first) or first.endswith("?")
                     or (ti, si) in self.cues.placed or self.decided_in(ti + 1)):
                 continue  # (a question placed is read already: open, put off or decided)
-            head = re.split(r"[,.;:]", first)[0]
-            if len(_content(q)) >= 2 and (_content(head) - _COURTESY) & _content(q):
+            if self._echoed(q, reply.sentences):
                 self.decide((ti, si), _QUESTION_LEAD.sub("", clean(q)).rstrip("?") + ".")
+
+    _NUMBER = re.compile(r"\d+")
+
+    def _echoed(self, q: str, reply: Sequence[str]) -> bool:
+        """Whether the reply's first clause takes up the proposal asked in ``q`` by saying its
+        words again (:meth:`proposal_echoed`, :meth:`proposal_echoed_within`): a content word of
+        the question; and when the question asks a number and that clause names one, the reply
+        says the asked number somewhere ("do we keep the £3 deposit?" — "Make it a £4 deposit…"
+        is a counter-proposal, not taken up; "The other £300 from the hall fund?" — "Hall fund's
+        at £2,900 … £300 is fine" takes it up; session 45)."""
+        head = re.split(r"[,.;:]", reply[0].strip())[0]
+        if len(_content(q)) < 2 or not (_content(head) - _COURTESY) & _content(q):
+            return False
+        asked = set(self._NUMBER.findall(q))
+        return not asked or not self._NUMBER.search(head) or any(
+            asked & set(self._NUMBER.findall(x)) for x in reply)
 
     _CLAUSE_BREAK = re.compile(r"[,:;]\s|\s—\s|\s+and\s+")
     """Where an outcome's clauses meet (:meth:`agreed_terse_clauses`)."""
@@ -3018,8 +3033,7 @@ class _Reader:
             if (" or " in q or re.search(r"[.?!]\s", q) or self._NOT_PROPOSED.match(q)
                     or self._ASKS_OF_OTHERS.search(q) or (ti, si) in self.cues.placed):
                 continue
-            head = re.split(r"[,.;:]", first)[0]
-            if len(_content(q)) >= 2 and (_content(head) - _COURTESY) & _content(q):
+            if self._echoed(q, reply.sentences):
                 self.decide((ti, si), _QUESTION_LEAD.sub("", clean(q)).rstrip("?") + ".")
 
     _CHOICE_THEN_STEP = re.compile(
