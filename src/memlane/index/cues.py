@@ -1241,6 +1241,8 @@ they'd pay for it before we decide anything"; "i don't want to decide that befor
 specialist has seen the Samian"; "Let's talk again when the quote's in"), or the asker's own
 words after the assistant's answer ("I'll check with Rosa, she wrote the policy."): the question
 stays open (session 41, :meth:`_Reader.handed_on`)."""
+_HANDED_ON_WORDS = ("check", "talk", "speak", "ask", "before", "decide", "think")
+"""A word every match of :data:`_HANDED_ON` holds, lower-cased (:func:`_finds`; session 45, perf45)."""
 _UNSURE_THAT = re.compile(
     r"^(?:(?:ok(?:ay)?|hmm|well|honestly|and|but|also|though)[,.]?\s+)*(?:(?:i'?m|i am|we'?re|we are)\s+)?"
     r"(?:(?:honestly|really|still|just)\s+)?not\s+(?:(?:really|yet|even|totally|entirely)\s+)?(?:sure|certain)\s+"
@@ -4438,7 +4440,7 @@ class _Reader:
             if first and _YES_OR_NO.match(first[0]):
                 continue
             for k in replies:
-                if any(_HANDED_ON.search(x) for x in self.turns[k].sentences[:3]):
+                if any(_finds(_HANDED_ON, _HANDED_ON_WORDS, x) for x in self.turns[k].sentences[:3]):
                     self.put((ti, last), "open_questions", clean(s))
                     break
                 if any(f == "open_questions" and w[0] == k and not self.turns[k].sentences[w[1]].endswith("?")
