@@ -2,10 +2,12 @@
 text the forms they spare would act on, so no output changes (``tools/summary_dump.py --check``
 holds whole summaries to the same output)."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memlane.index import cues
+from memlane.testing import offline_summary
 
 NAMES = ["Ravi", "Zoë", "Łukasz", "Mum", "ravi", "RAVI", "I", "A"]
 BLANKS = [" ", "  ", "\t", "\n", "\xa0", "\u2003"]
@@ -49,3 +51,18 @@ def test_a_reply_handing_the_question_on_still_keeps_it_open() -> None:
                  "Let's talk again when the quote's in", "We need to speak to the landlord before we commit."):
         assert cues._finds(cues._HANDED_ON, cues._HANDED_ON_WORDS, said)
     assert not cues._finds(cues._HANDED_ON, cues._HANDED_ON_WORDS, "Colour would add about 40 an issue.")
+
+
+@pytest.mark.parametrize("model", [None, "shipped"])
+@pytest.mark.parametrize("between", [0, 1, 2])
+def test_what_someone_wants_stays_open_only_when_the_talk_comes_within_three_turns(model: str | None, between: int) -> None:
+    """``offered_open`` reads whether each turn talks it over once, then a window of three turns
+    from the wish's: the user's talk two turns on keeps the wish open, four turns on it does not."""
+    wait = ["assistant: That's possible, but selling could affect his benefits.", "user: The grant form is long."] * between
+    summary, _ = offline_summary("user: Dad's moving in with us next month. Can we claim anything for adapting the house?",
+                                 "assistant: You may be able to get a disabled facilities grant from the council.",
+                                 "user: My sister wants to sell his flat instead, to pay for the works.", *wait,
+                                 "assistant: Selling could also affect the grant.",
+                                 "user: I need to talk to her properly before we decide anything.", model=model)
+    kept = any("sell his flat" in q.lower() for q in summary.open_questions)
+    assert kept == (between == 0), summary.open_questions

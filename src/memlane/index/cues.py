@@ -4519,9 +4519,9 @@ class _Reader:
                 if len(parts) < 2 or not all(parts) or self.picked(ti, parts):
                     continue
                 self.put((ti, si), "open_questions", what[:1].upper() + what[1:] + "?")
+        talks = [t.role == "user" and any(map(_talks_first, t.sentences)) for t in self.turns]  # once a turn, not thrice
         for ti, turn in enumerate(self.turns):
-            if turn.role != "user" or not any(
-                    _talks_first(x) for t in self.turns[ti:ti + 3] if t.role == "user" for x in t.sentences):
+            if turn.role != "user" or not any(talks[ti:ti + 3]):
                 continue
             for si, s in enumerate(turn.sentences):
                 found = _WANTS_TO.match(s) if (ti, si) not in self.cues.placed else None
