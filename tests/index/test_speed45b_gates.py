@@ -2,11 +2,13 @@
 text the forms they spare would act on, so no output changes (``tools/summary_dump.py --check``
 holds whole summaries to the same output)."""
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlane.index import cues
+from memlane.index import cues, offline
 from memlane.testing import offline_summary
 
 NAMES = ["Ravi", "Zoë", "Łukasz", "Mum", "ravi", "RAVI", "I", "A"]
@@ -66,3 +68,26 @@ def test_what_someone_wants_stays_open_only_when_the_talk_comes_within_three_tur
                                  "user: I need to talk to her properly before we decide anything.", model=model)
     kept = any("sell his flat" in q.lower() for q in summary.open_questions)
     assert kept == (between == 0), summary.open_questions
+
+
+SHOP_PIECES = st.sampled_from(["at ", "At ", "cat ", "called ", "Called ", "call ", "rang ", "by ", "at Riley", "by Ann",
+                               "xat Riley", "\nRiley", ". Ann", "!Ann", "Riley", "Rileys", "Ann", "Anna", "'s", "’s", "'s.", "’s want", " ", "\t",
+                               "\n", ". ", "?", ",", " want", " are", " on", " the", " van", " was", "x"])
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.sampled_from(["Riley", "Ann"]), st.lists(SHOP_PIECES, max_size=14).map("".join))
+def test_a_shop_is_found_where_the_patterns_built_for_its_name_find_it(name: str, text: str) -> None:
+    """``offline._shop_said`` reads each place the name is said with patterns compiled once; it
+    answers as the two searches built for the name over the whole text did."""
+    word = re.escape(name)
+    searched = bool(re.search(offline._SHOP_BEFORE + word + offline._SHOP_AFTER, text)
+                    or re.search(offline._SHOP_OPENS + word + offline._SHOP_THEY, text))
+    assert offline._shop_said(name, text) == searched
+
+
+def test_a_shop_said_with_its_possessive_is_found() -> None:
+    assert offline._shop_said("Riley", "The quote by Riley's was £780.")
+    assert offline._shop_said("Riley", "Ok.\nRiley's want £1,295 for it")
+    assert offline._shop_said("Riley", "We got it from Riley's")
+    assert not offline._shop_said("Riley", "Riley's van was parked at Riley's house.")
