@@ -91,3 +91,21 @@ def test_a_shop_said_with_its_possessive_is_found() -> None:
     assert offline._shop_said("Riley", "Ok.\nRiley's want £1,295 for it")
     assert offline._shop_said("Riley", "We got it from Riley's")
     assert not offline._shop_said("Riley", "Riley's van was parked at Riley's house.")
+
+
+NAME_PIECES = st.sampled_from(["Brompton", "Electric", "Kia", "Sportage", "-", " ", "_", "2", "e", "E", "Bromptons", "."])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(NAME_PIECES, max_size=8).map("".join), st.lists(NAME_PIECES, min_size=1, max_size=3).map("".join))
+def test_a_name_is_held_as_whole_words_where_the_pattern_finds_it(full: str, short: str) -> None:
+    """``offline._holds_name`` builds its pattern only when the short name is in the long one at
+    all: it answers as the pattern does."""
+    searched = re.search(rf"(?<![\w-]){re.escape(short)}(?![\w-])", full) is not None
+    assert offline._holds_name(full, short) == searched
+
+
+def test_a_name_held_in_a_longer_one() -> None:
+    assert offline._holds_name("Brompton Electric", "Brompton")
+    assert not offline._holds_name("Bromptons Electric", "Brompton")
+    assert not offline._holds_name("Kia Sportage", "Brompton")
