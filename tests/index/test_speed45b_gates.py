@@ -109,3 +109,22 @@ def test_a_name_held_in_a_longer_one() -> None:
     assert offline._holds_name("Brompton Electric", "Brompton")
     assert not offline._holds_name("Bromptons Electric", "Brompton")
     assert not offline._holds_name("Kia Sportage", "Brompton")
+
+
+WORK_PIECES = st.sampled_from(["the Ozu film", "film", "novel", "Season", "series", "season", ",", ", ", " called ", " titled",
+                               " named ", " ", "4", "12", " of ", "Tokyo Story", "The Vicar", "Slow Horses", "a", "show,"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(WORK_PIECES, max_size=10).map("".join))
+def test_every_work_named_after_its_kind_holds_one_of_the_gate_words(s: str) -> None:
+    """``_references`` reads :data:`offline._KIND_WORK` only in a turn holding one of
+    :data:`offline._KIND_WORK_WORDS`: every text the pattern finds holds one."""
+    if offline._KIND_WORK.search(s) is not None:
+        assert any(w in s for w in offline._KIND_WORK_WORDS)
+
+
+def test_a_work_named_after_its_kind_is_still_a_reference() -> None:
+    for said, work in (("We watched the Ozu film, Tokyo Story last night", "Tokyo Story"),
+                       ("I'm on season 4 of Slow Horses", "Slow Horses"), ("a newsletter called Small Wet Things", "Small Wet Things")):
+        assert work in set(offline._references(said)), said

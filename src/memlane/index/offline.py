@@ -665,14 +665,16 @@ _OF_WORK = re.compile(r"\b(?:[Cc]hapters? \d{1,3}(?: (?:to|and|-|–) \d{1,3})?|
                       + _WORK.replace("|, and)", "|, and| and)"))
 """A work named by a part of it or by who wrote it ("chapter 7 of Discovering Statistics", "the author of
 Salt and Circuit"): a title, whose words may be joined by a bare "and" here (session 23)."""
-_KIND_WORK = re.compile(r"\b(?:book|novel|film|movie|album|song|play|musical|documentary|podcast|series|show|"
-                        r"newsletter|poem|memoir|sitcom)(?:,| called| titled| named) " + _WORK
+_WORK_KINDS = "book|novel|film|movie|album|song|play|musical|documentary|podcast|series|show|newsletter|poem|memoir|sitcom"
+_KIND_WORK = re.compile(r"\b(?:" + _WORK_KINDS + r")(?:,| called| titled| named) " + _WORK
                         + r"|\b(?:[Ss]eason|[Ss]eries) \d{1,2} of " + _WORK)
 """A work named right after its kind and a comma or "called" ("the Ozu film, Tokyo Story", "a cosy
 mystery novel, The Vicar of Nettlecombe", "a newsletter called Small Wet Things"), or by a season of it
 ("season 4 of Slow Horses"): the title, which the cue pattern of :data:`_REFS` reads only straight after
 "the film" (session 42)."""
-_KIND_WORK_WORDS = (", ", " called ", " titled ", " named ", "eason ", "eries ")
+_KIND_WORK_WORDS = (*(f"{kind}, " for kind in _WORK_KINDS.split("|")), " called ", " titled ", " named ", "eason ", "eries ")
+"""A piece of text every :data:`_KIND_WORK` match holds: the kind with its comma, not the comma
+alone, which most turns hold (session 45, perf45)."""
 _WORD_CAPS = re.compile(r"\b[A-Z0-9]{6,}\b")
 """A code's candidates, checked for two letters and two digits after (much cheaper than the
 code pattern's look-aheads at every word)."""
