@@ -3107,6 +3107,32 @@ class _Reader:
                     and not self._DECIDED_SAID.search(s)):
                 self.put(where, "decisions", "")
 
+    _MY_CHOICE_DATED = re.compile(
+        r"^(?:(?:ok(?:ay)?|oh nice|yes|yeah|yep|sure|right|alright|fine|and|so)[,.!]?\s+)*(?:i'?ll|i\s+will)\s+"
+        r"(?P<rest>[^?]*?\b(?:today|tonight|tomorrow|now(?<!from\snow)(?!\s+on\b)|"
+        r"this\s+(?:morning|afternoon|evening|weekend)|next\s+week|"
+        r"on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b[^?]*)$", re.IGNORECASE)
+    """The speaker's own "I'll …" set for one time ahead ("I'll take her to Sweatshop on
+    Saturday …", "ok I'll buy two packs now …"); not a standing choice ("from now on", "on
+    Saturdays") (:meth:`my_choice_dated`)."""
+
+    def my_choice_dated(self) -> None:
+        """A participant's "I'll <choose-verb> …" (:data:`_CHOICE`: try, take, buy, switch…) set
+        for one time ahead ("I'll take her to Sweatshop on Saturday so she can feel a few in her
+        hand.", "I'll switch it on Monday and post in #office", "ok I'll try Hendry's Tyres on
+        Mill Lane tomorrow") is what the speaker will do that day, a step: the choice reader wrote
+        it as a decision, and the labels hold it as a next step (session 45, dec45b: 16 of 18 such
+        decisions wrong over every development set, 12 of them a next step's words). Moved to
+        the steps, owned by the speaker. Read after the decision readers, so the sentence model's
+        training rows do not move."""
+        for where, name in list(self.cues.placed.items()):
+            turn = self.turns[where[0]]
+            said = turn.sentences[where[1]].strip()
+            if (name != "decisions" or turn.role == "assistant" or not _CHOICE.search(said)
+                    or self._MY_CHOICE_DATED.match(said) is None):
+                continue
+            self.put(where, "action_items", _owned(turn.who, _stop(clean(said))))
+
     def it_is_taken(self) -> None:
         """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
         is.", "Yeah, polling it is.") is written as the thing chosen, in the words of the
@@ -6117,6 +6143,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.proposal_echoed_within()
     reader.choice_before_step()
     reader.told_past()
+    reader.my_choice_dated()
     reader.it_is_taken()
     reader.that_taken()
     reader.options_named()
