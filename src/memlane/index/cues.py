@@ -4261,6 +4261,58 @@ class _Reader:
                 self.put(where, "rationale", "")
         self._drop_unplaced_reasons(lambda r: self._NOT_KNOWN.search(r) is not None)
 
+    _OR_ELSE = re.compile(r"^\W*or\b", re.IGNORECASE)
+    """A sentence opening on "or": another option put ("Or the Brewhouse upstairs, 100 but …")."""
+
+    def reason_alternative(self) -> None:
+        """A rationale opening on "or" is taken out, by whichever reader placed it (rn45b): it puts
+        another option beside one already said ("Or the Brewhouse upstairs, 100 but we'd need a 300
+        quid bar minimum.", "Or we split it: first night at ours, second night at yours.", "Or look up
+        your tap model on Bristan's site"), which answers no "why" of the choice even when it gives
+        the option's merit. Over the development sets the sentence model and the patterns wrote 11
+        such sentences as the rationale by default, none labelled one, on 11 sets. Read after every
+        reason reader."""
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale" and self._OR_ELSE.match(self.text[where]):
+                self.put(where, "rationale", "")
+        self._drop_unplaced_reasons(lambda r: self._OR_ELSE.match(r) is not None)
+
+    _PROVISO = re.compile(
+        r"^\W*(?:(?:but|and)\s+)?(?:(?:as|so)\s+long\s+as|provided\b|providing\b"
+        r"|as\s+far\s+as\s+(?:i|we)\s+(?:know|can\s+tell)|as\s+i\s+understand\s+it)", re.IGNORECASE)
+    """A sentence opening on a proviso or on the hedge of what one has heard ("As long as it's Saturdays
+    only.", "As far as I know the partner integrations pin nothing."): :meth:`reason_proviso`."""
+
+    def reason_proviso(self) -> None:
+        """A rationale opening on a proviso ("as long as / so long as / provided") or on a hedge ("as far
+        as I know", "as I understand it") is taken out, by whichever reader placed it (rn45b): the
+        proviso says on what terms one agrees ("As long as the requirements.txt that comes out is
+        identical I don't care what generates it.", "As long as it's from the last three months."),
+        the hedge what one has heard, and neither says why the choice was made; the kin of
+        :meth:`reasons_conditional`'s "if / unless". Over the development sets the sentence model
+        and the patterns wrote 6 such sentences as the rationale by default (4 patterns alone), none
+        labelled one, on 6 sets. Read after every reason reader."""
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale" and self._PROVISO.match(self.text[where]):
+                self.put(where, "rationale", "")
+        self._drop_unplaced_reasons(lambda r: self._PROVISO.match(r) is not None)
+
+    _GREETING = re.compile(r"^\W*(?:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))\b", re.IGNORECASE)
+    """A sentence opening on a greeting ("Hi Lorraine, my October payslip is missing the overtime…")."""
+
+    def reason_greeting(self) -> None:
+        """A rationale opening on a greeting is taken out, by whichever reader placed it (rn45b): the
+        greeting opens a request or a complaint ("Hi, my Bosch washer is showing E18 and won't
+        drain.", "Hello, I took Friday off for the oven fitting, order AO-3318402, and nobody
+        came."), the problem the conversation then answers, not the reason for what it decides; the
+        kin, among people, of :meth:`problem_no_reason`'s opening turn with the assistant. Over the
+        development sets the sentence model wrote 10 such sentences as the rationale by default
+        (none patterns alone), none labelled one, on 8 sets. Read after every reason reader."""
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale" and self._GREETING.match(self.text[where]):
+                self.put(where, "rationale", "")
+        self._drop_unplaced_reasons(lambda r: self._GREETING.match(r) is not None)
+
     def problem_no_reason(self) -> None:
         """With the assistant, nothing of the user's opening turn is a rationale, by whichever
         reader placed it (session 42, rat42): it brings the problem ("The orders query in
@@ -6152,6 +6204,9 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reason_verbless()
     reader.reason_last_turn()
     reader.reason_not_known()
+    reader.reason_alternative()
+    reader.reason_proviso()
+    reader.reason_greeting()
     reader.problem_no_reason()
     reader.decided_so_not()
     reader.no_decision_no_reason()
