@@ -4177,6 +4177,14 @@ class _Reader:
                     and not _RATIONALE.search(self.turns[where[0]].sentences[where[1]])):
                 self.put(where, "rationale", "")  # (one said as a reason, "because / since / so that", stands)
 
+    def _drop_reasons(self, drop: Callable[[str], bool]) -> None:
+        """Take out every rationale item ``drop`` names: the placed ones with :meth:`put`, then the
+        ones no sentence position holds (the body of the rules that take out a kind of reason)."""
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale" and drop(self.text[where]):
+                self.put(where, "rationale", "")
+        self._drop_unplaced_reasons(drop)
+
     def _drop_unplaced_reasons(self, drop: Callable[[str], bool]) -> None:
         """Take out the rationale items no sentence position holds (a clause a rule split off,
         "Go with X" 's reason) that ``drop`` names; a placed one is taken out with :meth:`put`,
@@ -4190,10 +4198,7 @@ class _Reader:
         by whichever reader placed it (session 42, rat42): a condition of the decision or the plan
         for a case, which says when and what then, not why. Over the development sets the sentence
         model and the patterns wrote 41 such sentences as the rationale, 5 of them labelled one."""
-        for where, name in list(self.cues.placed.items()):
-            if name == "rationale" and _OPENS_ON_IF.match(self.text[where]):
-                self.put(where, "rationale", "")
-        self._drop_unplaced_reasons(lambda r: _OPENS_ON_IF.match(r) is not None)
+        self._drop_reasons(lambda r: _OPENS_ON_IF.match(r) is not None)
 
     _VERBAL = re.compile(
         r"\b(?:i|we|you|they|he|she|it|there|is|are|was|were|be|been|being|am|has|have|had|do|does|did|can|could|would|"
@@ -4214,10 +4219,7 @@ class _Reader:
         ask them.", "Not sure who yet."). Over the development sets the patterns and the sentence
         model wrote 75 such sentences as the rationale, 2 of them labelled one. Read after every
         reason reader, on what the conversation keeps."""
-        for where, name in list(self.cues.placed.items()):
-            if name == "rationale" and not self._VERBAL.search(self.text[where]):
-                self.put(where, "rationale", "")
-        self._drop_unplaced_reasons(lambda r: not self._VERBAL.search(r))
+        self._drop_reasons(lambda r: not self._VERBAL.search(r))
 
     def reason_last_turn(self) -> None:
         """Nothing said in the conversation's last turn is a rationale, by whichever reader placed it
@@ -4256,10 +4258,7 @@ class _Reader:
         the sentence model wrote 12 such sentences as the rationale by default, none labelled one,
         on 11 sets. Not "we don't know …" ("We don't know the demand, and I'm the only one trained
         on it."): what a group does not know can be why it chose. Read after every reason reader."""
-        for where, name in list(self.cues.placed.items()):
-            if name == "rationale" and self._NOT_KNOWN.search(self.text[where]):
-                self.put(where, "rationale", "")
-        self._drop_unplaced_reasons(lambda r: self._NOT_KNOWN.search(r) is not None)
+        self._drop_reasons(lambda r: self._NOT_KNOWN.search(r) is not None)
 
     _OR_ELSE = re.compile(r"^\W*or\b", re.IGNORECASE)
     """A sentence opening on "or": another option put ("Or the Brewhouse upstairs, 100 but …")."""
@@ -4272,10 +4271,7 @@ class _Reader:
         the option's merit. Over the development sets the sentence model and the patterns wrote 11
         such sentences as the rationale by default, none labelled one, on 11 sets. Read after every
         reason reader."""
-        for where, name in list(self.cues.placed.items()):
-            if name == "rationale" and self._OR_ELSE.match(self.text[where]):
-                self.put(where, "rationale", "")
-        self._drop_unplaced_reasons(lambda r: self._OR_ELSE.match(r) is not None)
+        self._drop_reasons(lambda r: self._OR_ELSE.match(r) is not None)
 
     _PROVISO = re.compile(
         r"^\W*(?:(?:but|and)\s+)?(?:(?:as|so)\s+long\s+as|provided\b|providing\b"
@@ -4292,10 +4288,7 @@ class _Reader:
         :meth:`reasons_conditional`'s "if / unless". Over the development sets the sentence model
         and the patterns wrote 6 such sentences as the rationale by default (4 patterns alone), none
         labelled one, on 6 sets. Read after every reason reader."""
-        for where, name in list(self.cues.placed.items()):
-            if name == "rationale" and self._PROVISO.match(self.text[where]):
-                self.put(where, "rationale", "")
-        self._drop_unplaced_reasons(lambda r: self._PROVISO.match(r) is not None)
+        self._drop_reasons(lambda r: self._PROVISO.match(r) is not None)
 
     _GREETING = re.compile(r"^\W*(?:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))\b", re.IGNORECASE)
     """A sentence opening on a greeting ("Hi Lorraine, my October payslip is missing the overtime…")."""
@@ -4308,10 +4301,7 @@ class _Reader:
         kin, among people, of :meth:`problem_no_reason`'s opening turn with the assistant. Over the
         development sets the sentence model wrote 10 such sentences as the rationale by default
         (none patterns alone), none labelled one, on 8 sets. Read after every reason reader."""
-        for where, name in list(self.cues.placed.items()):
-            if name == "rationale" and self._GREETING.match(self.text[where]):
-                self.put(where, "rationale", "")
-        self._drop_unplaced_reasons(lambda r: self._GREETING.match(r) is not None)
+        self._drop_reasons(lambda r: self._GREETING.match(r) is not None)
 
     def problem_no_reason(self) -> None:
         """With the assistant, nothing of the user's opening turn is a rationale, by whichever
