@@ -4303,6 +4303,32 @@ class _Reader:
         (none patterns alone), none labelled one, on 8 sets. Read after every reason reader."""
         self._drop_reasons(lambda r: self._GREETING.match(r) is not None)
 
+    def reason_user_last_undecided(self) -> None:
+        """With the assistant and no decision written, nothing of the user's last turn is a rationale,
+        by whichever reader placed it (rn46): the user closes on what they will do or a remark
+        ("Rewatched Paddington 2 with my flatmate and made way too many pancakes.", "It's his 70th in
+        november.", "MPB has one at £879 in excellent condition, going for that."), and the reasons a
+        labeller keeps were said before it, with the advice they answer. The kin, where nothing was
+        decided, of :meth:`reason_last_turn`, which reads the conversation's own last turn where a
+        decision is written. Not a reason said as one (:attr:`_SAID_AS_REASON`: "The select version,
+        since a buffer just hides it", "only render and package need the textures, so skip smudge on
+        the other 12"): there the user says the choice and its reason together. Over the development
+        sets this takes out 8 wrong reasons on 4 sets and 1 labelled one by default, none patterns
+        alone. Read after every reason
+        reader, on what the conversation keeps."""
+        users = [i for i, turn in enumerate(self.turns) if turn.role == "user"]
+        if not self.assisted or not users or any(self.cues.decisions):
+            return
+        last = users[-1]
+        for where, name in list(self.cues.placed.items()):
+            if name == "rationale" and where[0] == last and not self._SAID_AS_REASON.search(self.text[where]):
+                self.put(where, "rationale", "")
+        self._drop_unplaced_reasons(lambda r: self.cues.turn_of.get(r) == last and not self._SAID_AS_REASON.search(r))
+
+    _SAID_AS_REASON = re.compile(_RATIONALE.pattern + r"|\bso\b", re.IGNORECASE)
+    """A reason said as one, "because / since / so that" or a plain "so" ("only render and package need the
+    textures, so skip smudge on the other 12"): :meth:`reason_user_last_undecided` keeps it."""
+
     def problem_no_reason(self) -> None:
         """With the assistant, nothing of the user's opening turn is a rationale, by whichever
         reader placed it (session 42, rat42): it brings the problem ("The orders query in
@@ -6197,6 +6223,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reason_alternative()
     reader.reason_proviso()
     reader.reason_greeting()
+    reader.reason_user_last_undecided()
     reader.problem_no_reason()
     reader.decided_so_not()
     reader.no_decision_no_reason()
