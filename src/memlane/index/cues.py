@@ -4359,6 +4359,24 @@ class _Reader:
                     and not self._SAID_AS_REASON.search(reason) and not self._SECOND_SENTENCE.search(reason))
         self._drop_reasons(bids)
 
+    _METHOD = re.compile(
+        r"^\W*(?:(?:so|then|and|but)[,]?\s+)?(?:the|a|one|your|my|our)\s+(?:[\w-]+\s+){0,2}(?:fix|way|trick|answer|solution|"
+        r"workaround|approach|plan|idea|option|step|move|remedy|cure|tip|alternative)\s+(?:is|was|would be|'s)\s+"
+        r"(?:just\s+|simply\s+)?to\s+[a-z]+", re.IGNORECASE)
+    """A sentence opening on the way to do a thing ("The usual fix is to import pandas inside the function…",
+    "The simplest fix is to make both take locks in the same order"): :meth:`reason_method`."""
+
+    def reason_method(self) -> None:
+        """A rationale opening on "the <usual / simplest / cleanest> fix / way / trick … is to <verb>" is taken
+        out, by whichever reader placed it (rn46): it says how to do the thing, the advice or the choice
+        itself ("The usual way is to rough-turn it to walls about a tenth of the diameter thick…", "The
+        cleanest fix is to hold SKUs as text in both tabs."), not why it was chosen. Only at the item's
+        opening: after a reason ("apt-key is deprecated; the current way is to drop the key into
+        /etc/apt/keyrings/…", a labelled reason) the method is said because of it. Over the development
+        sets the sentence model and the patterns wrote 4 such sentences as the rationale, none labelled
+        one, on 3 sets, both ways. Read after every reason reader."""
+        self._drop_reasons(lambda r: self._METHOD.match(r) is not None)
+
     _SAID_AS_REASON = re.compile(_RATIONALE.pattern + r"|\bso\b", re.IGNORECASE)
     """A reason said as one, "because / since / so that" or a plain "so" ("only render and package need the
     textures, so skip smudge on the other 12"): :meth:`reason_user_last_undecided` keeps it."""
@@ -6259,6 +6277,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reason_greeting()
     reader.reason_user_last_undecided()
     reader.reason_bidding()
+    reader.reason_method()
     reader.problem_no_reason()
     reader.decided_so_not()
     reader.no_decision_no_reason()
