@@ -5367,6 +5367,27 @@ class _Reader:
                     continue
                 self.put((ti, si), "next_steps", _stop(clean(task)))
 
+    def someone_step_decided(self) -> None:
+        """Among people, a step named without a volunteer that a decision reader took ("Someone needs to
+        ask the platform team for a second CI runner before the two suites collide.", "Someone has to take
+        the Monday off after, we can't leave him alone the first week") is moved to the next steps (rn46):
+        "someone needs to / has to / should" leaves who does it open, which is how a step with no owner is
+        said, and no choice among options. The task is what comes before a comma (the why after it, as
+        in :meth:`someone_needs_then_why`), with no hedge (:data:`_UNSETTLED`), three content words and
+        no pronoun for its object. Read after every decision reader: over the development sets, 2
+        labelled steps found on 2 sets both ways, no wrong one written."""
+        if self.assisted:
+            return
+        for where, name in list(self.cues.placed.items()):
+            sentence = self.turns[where[0]].sentences[where[1]]
+            some = _SOMEONE.match(sentence) if name == "decisions" and not sentence.endswith("?") else None
+            if some is None or some.group(1).lower() == "i":
+                continue
+            task = some.group(2).partition(", ")[0]
+            if (not _UNSETTLED.search(task) and len(_content(task)) >= 3
+                    and not re.match(r"\w+\s+(?:it|that|this|them)\b", task, re.IGNORECASE)):
+                self.put(where, "next_steps", _stop(clean(task)))
+
     _WHY_ASIDE = re.compile(
         r"[;,]\s+(?=(?:my|our|his|her|their|it|it's|its|they|they're|they've|she|she's|he|he's|we|we're|we've|"
         r"i|i'm|i've|i'd|you|there|there's|this|that|that's|those|these|nobody|no\s+one|none|nothing|the)\s)"
@@ -6278,6 +6299,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reason_user_last_undecided()
     reader.reason_bidding()
     reader.reason_method()
+    reader.someone_step_decided()
     reader.problem_no_reason()
     reader.decided_so_not()
     reader.no_decision_no_reason()
