@@ -4310,14 +4310,15 @@ class _Reader:
         november.", "MPB has one at £879 in excellent condition, going for that."), and the reasons a
         labeller keeps were said before it, with the advice they answer. The kin, where nothing was
         decided, of :meth:`reason_last_turn`, which reads the conversation's own last turn where a
-        decision is written. Not a reason said as one (:attr:`_SAID_AS_REASON`: "The select version,
-        since a buffer just hides it", "only render and package need the textures, so skip smudge on
-        the other 12"): there the user says the choice and its reason together. Over the development
-        sets this takes out 8 wrong reasons on 4 sets and 1 labelled one by default, none patterns
-        alone. Read after every reason
-        reader, on what the conversation keeps."""
+        decision is written. Only a turn the assistant answers after: a user closing the conversation
+        may say the choice in a word the patterns do not read ("ok I'm appealing, the bin never
+        arrived"), and the reason beside it stands (session 38). Not a reason said as one
+        (:attr:`_SAID_AS_REASON`: "The select version, since a buffer just hides it", "only render and
+        package need the textures, so skip smudge on the other 12"): there the user says the choice and
+        its reason together. Over the development sets this takes out 8 wrong reasons on 4 sets and 1
+        labelled one by default, none patterns alone. Read after every reason reader."""
         users = [i for i, turn in enumerate(self.turns) if turn.role == "user"]
-        if not self.assisted or not users or any(self.cues.decisions):
+        if not self.assisted or not users or users[-1] == len(self.turns) - 1 or any(self.cues.decisions):
             return
         last = users[-1]
         for where, name in list(self.cues.placed.items()):
