@@ -4380,7 +4380,8 @@ class _Reader:
 
     _SAID_AS_REASON = re.compile(_RATIONALE.pattern + r"|\bso\b", re.IGNORECASE)
     """A reason said as one, "because / since / so that" or a plain "so" ("only render and package need the
-    textures, so skip smudge on the other 12"): :meth:`reason_user_last_undecided` keeps it."""
+    textures, so skip smudge on the other 12"): :meth:`reason_user_last_undecided` and :meth:`reason_bidding`
+    keep it."""
 
     def problem_no_reason(self) -> None:
         """With the assistant, nothing of the user's opening turn is a rationale, by whichever
