@@ -1594,6 +1594,10 @@ _COUNTED_BEFORE = re.compile(r"(?:(?<![\d:.,£$€])\b[1-9]\d{0,2}|\b(?:[Tt]wo|[
                              r"[Ee]ight|[Nn]ine|[Tt]en|[Tt]welve|[Ss]everal))\s+$")
 """A count right before a name ("30 Chromebooks", "the two Vajdas"; not a time's or an amount's
 digits, "11:30 Lismore Stores", "£50 Waterstones"): the name that follows is a plural (session 39)."""
+_COUNT_OPENERS = frozenset("two three four five six seven eight nine ten eleven twelve".split())
+"""Counts that open a sentence before a name ("Two Bicycle decks", "Two Cornilleaus"): no part of the
+name, the capital only the sentence's; :data:`_COUNTED_BEFORE`'s words, capitalised ("one" left:
+"One Direction", "One Medical" are names) (session 46)."""
 _NO_PLURAL = ("ss", "us", "is", "'s", "’s", "ys", "os")
 """Endings of a name's last word whose "s" is no plural ("Jonas", "Fergus", "Paris", "Hollis")."""
 
@@ -2614,10 +2618,15 @@ class OfflineIntelligence:
                 continue
             phrase = match.group(1)
             start = None  # whether the phrase opens the sentence, found out only when it matters
+            counted = False  # whether a count opening the sentence was cut off the phrase
             if " " in phrase and (start := _opens(sentence, match.start())):
                 head, rest = phrase.split(" ", 1)
                 low = head.lower()
-                if (low in _STEP_VERBS or rest.startswith("the ")
+                if low in _COUNT_OPENERS and rest[:1].isupper():
+                    # "Two Bicycle decks, same colour.", "Two Cornilleaus came free": a count opening the
+                    # sentence is no part of the name, and the name after it is a plural (session 46)
+                    phrase, start, counted = rest, False, True
+                elif (low in _STEP_VERBS or rest.startswith("the ")
                         or (len(low) > 4 and low.endswith(("ed", "ing")))) and not (
                         low in _STEP_VERBS and not rest.startswith("the ")
                         and _SUBJECT_VERB_AFTER.match(sentence, match.end())):
@@ -2668,7 +2677,7 @@ class OfflineIntelligence:
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
-            if kind == "name" and len(name) > 4 and name.endswith("s") and (_MODEL_PLURAL.search(name) or _COUNTED_BEFORE.search(
+            if kind == "name" and len(name) > 4 and name.endswith("s") and (counted or _MODEL_PLURAL.search(name) or _COUNTED_BEFORE.search(
                     sentence, max(0, match.start() - 12), match.start())) and not name.endswith(_NO_PLURAL):
                 # "the Zyxel VMG3625s", "64 H100s", "30 Chromebooks", "the two Volumats": several of one
                 # product (or one family's members), named in the singular (session 39)

@@ -1,0 +1,32 @@
+"""Session 46's entity rules (docs/summary-eval.md, "Session 46: heldout41's open questions,
+references and entities read (oqr46)"), on conversations written for these tests, with the
+patterns alone and with the shipped sentence model."""
+
+import pytest
+
+from memlane.testing import offline_names
+
+MODELS = ("shipped", None)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_count_opening_the_sentence_is_no_part_of_the_name(model):
+    names = offline_names(
+        "user: My nephew wants a card trick for the school fair.",
+        "assistant: A self-working trick is safest with nerves.",
+        "user: Two Bicycle decks then, both red. Three Pentax lenses came with Gran's camera too.",
+        model=model,
+    )
+    assert {"Bicycle", "Pentax"} <= names, names
+    assert not {"Two Bicycle", "Three Pentax"} & names, names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_the_name_after_an_opening_count_is_named_in_the_singular(model):
+    names = offline_names(
+        "Priya: Four Brompton bikes are parked by the door. Two Vajdas came to the fitting.",
+        "Oskar: fine, the Brompton ones stay inside tonight.",
+        model=model,
+    )
+    assert "Vajda" in names, names
+    assert not {"Two Vajdas", "Vajdas"} & names, names
