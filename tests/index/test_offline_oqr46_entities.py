@@ -30,3 +30,14 @@ def test_the_name_after_an_opening_count_is_named_in_the_singular(model):
     )
     assert "Vajda" in names, names
     assert not {"Two Vajdas", "Vajdas"} & names, names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_comparative_of_age_or_a_word_of_pity_opening_the_sentence_is_no_part_of_the_name(model):
+    names = offline_names(
+        "Priya: the new build crashes on some tablets. Older Kindle models show a blank page.",
+        "Oskar: Poor Dariusz spent all weekend on it. Old Trafford tickets are his reward.",
+        model=model,
+    )
+    assert {"Kindle", "Dariusz", "Old Trafford"} <= names, names
+    assert not {"Older Kindle", "Poor Dariusz"} & names, names

@@ -1178,11 +1178,13 @@ _OPENERS = frozenset(
     "in on at for from to into with by via as of about near around across behind past outside inside towards toward "
     "within without between among beside is are was were did does do has have had can could will "
     "would should shall may might must which what where when why how who whose if and but so or yes ok okay hey hi "
-    "hello thanks here then also just once after before since until while".split())
+    "hello thanks here then also just once after before since until while older newer poor".split())
 """Words opening a sentence before a name that name nothing and are no part of it: prepositions,
 the verbs and words of a question, greetings ("In England your deposit…", "Is Ciaran back?", "Which
 Python are you on?", "Hey Mel!"); not "New" ("New Zealand"), "Good" ("Good Omens"), an article or a
-determiner ("The Corn Exchange", "This External…": session 13's rule) (session 19)."""
+determiner ("The Corn Exchange", "This External…": session 13's rule) (session 19). Nor a comparative
+of age or a word of pity ("Older Android phones…", "Poor Terry has…"), which no name opens on; not
+"Old" ("Old Roads", "Old Trafford") (session 46)."""
 _INTERJECTION = re.compile(
     r"(?:(?:ha|he|hi|ja)h?){2,}|l+o+l+|l+m+f?a+o+|o+m+g+|a+h+|o+h+|u+g+h+|h+m+|a+w+|y+a+y+|o+o+h+|e+e+k+"
     r"|thank(?:you|s?x)|.*(.)\1\1.*", re.IGNORECASE)
