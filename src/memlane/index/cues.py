@@ -1379,13 +1379,15 @@ weekly set"): after an agreement, what was described acknowledged, no outcome (s
 _LEAVES_OPEN = re.compile(
     _NON_ANSWER.pattern + "|" + _UNSURE_ANSWER.pattern + "|" + _UNSURE_PEER.pattern + "|" + _DEFERS_CHOICE.pattern
     + r"|\b(?:maybe|perhaps|probably|possibly|i think|i guess|i suppose|no promises|might|may|can|could|should|"
-    r"would|if|unless|ask|check|find out|see|often|usually|generally|typically|normally|sometimes|tends?|either)\b",
+    r"would|if|unless|ask(?:ing)?|check(?:ing)?|find(?:ing)? out|see|often|usually|generally|typically|normally|sometimes|"
+    r"tends?|either)\b",
     re.IGNORECASE)
 """What keeps an answer from settling a question: not knowing, a hand-on or a put-off
 (:data:`_NON_ANSWER`, :data:`_UNSURE_ANSWER`, :data:`_UNSURE_PEER`, :data:`_DEFERS_CHOICE`), a
 lean, a condition or a rule of thumb ("maybe", "I think", "no promises", "might", "if", "often",
 "either can work") or a step to find out
-("I'll ask the churchwarden") (:meth:`_Reader.answered_plainly`, session 42)."""
+("I'll ask the churchwarden") (:meth:`_Reader.answered_plainly`, session 42), or one named as worth
+taking ("That's worth finding out; …", "worth asking the school", session 46)."""
 
 
 _ASKS_CHOICE = re.compile(r"\b(?:should|shall|could|would|can|do|does|did)\s+(?:i|we|you|they)\b|\bwhat about\b"

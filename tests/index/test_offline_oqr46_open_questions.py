@@ -1,0 +1,33 @@
+"""Session 46's open-question rules (docs/summary-eval.md, "Session 46: heldout41's open questions,
+references and entities read (oqr46)"), on conversations written for these tests, with the
+patterns alone and with the shipped sentence model."""
+
+import pytest
+
+from memlane.testing import offline_summary
+
+MODELS = ("shipped", None)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_answer_calling_the_doubt_worth_finding_out_leaves_it_open(model):
+    summary, _ = offline_summary(
+        "user: My son wants to start the trumpet next term. Is a plastic one fine to begin with?",
+        "assistant: A plastic trumpet is fine for the first year and survives being dropped.",
+        "user: Good, plastic then. I don't know if he'd rather join the brass band at school with his friends.",
+        "assistant: That's worth finding out; playing in the band with friends keeps kids practising.",
+        model=model,
+    )
+    assert any("brass band" in q for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_answer_saying_the_asked_thing_plainly_still_settles_it(model):
+    summary, _ = offline_summary(
+        "user: My son wants to start the trumpet next term. Is a plastic one fine to begin with?",
+        "assistant: A plastic trumpet is fine for the first year and survives being dropped.",
+        "user: Good, plastic then. I don't know if he'd rather join the brass band at school with his friends.",
+        "assistant: He'd rather join the brass band at school with his friends, most kids do.",
+        model=model,
+    )
+    assert not any("brass band" in q for q in summary.open_questions), summary.open_questions
