@@ -31,3 +31,29 @@ def test_an_answer_saying_the_asked_thing_plainly_still_settles_it(model):
         model=model,
     )
     assert not any("brass band" in q for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_what_a_participant_would_want_to_know_is_the_question_it_leaves(model):
+    summary, _ = offline_summary(
+        "Hana: The printers want to move us to recycled paper for the newsletter.",
+        "Rob: Fine by me if the price holds.",
+        "Hana: I'd want to know how many subscribers still read the paper copy before we pay for anything.",
+        "Rob: And I'd like to know who picked the new supplier.",
+        model=model,
+    )
+    asked = summary.open_questions
+    assert "How many subscribers still read the paper copy?" in asked, asked
+    assert "Who picked the new supplier?" in asked, asked
+    assert not any("know" in x for x in summary.rationale + asked), (summary.rationale, asked)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_plain_demand_or_a_wish_to_see_is_no_question_left(model):
+    summary, _ = offline_summary(
+        "Hana: The printers want to move us to recycled paper for the newsletter.",
+        "Rob: I just want to know what the contract says about the price.",
+        "Hana: I'd want to see what the samples look like first.",
+        model=model,
+    )
+    assert not any("contract" in q or "samples" in q for q in summary.open_questions), summary.open_questions

@@ -5267,6 +5267,34 @@ class _Reader:
             if len(_content(q) - _WH_WORDS) >= 1:
                 self.put(where, "open_questions", q[:1].upper() + q[1:] + "?")
 
+    _WANTS_TO_KNOW = re.compile(
+        r"^(?:(?:and|but|so|though)[,]?\s+)?(?:i|we)(?:'d|\s+would)\s+(?:(?:really|first|still|also)\s+)?(?:want|like|love)"
+        r"\s+to\s+know\s+(?P<q>" + _WH + r".+?)(?:,?\s+before\s+.*)?$", re.IGNORECASE)
+    """What a participant would want to know, said as a wish ("I'd want to know how many of our drops
+    are over 30 kilos before I agree to anything.", "I'd like to know who came up with 40."):
+    :meth:`wants_to_know`."""
+
+    def wants_to_know(self) -> None:
+        """A participant's wish to know something ("I'd want to know what the mobile apps render
+        before we decide anything.") is the open question it leaves ("What the mobile apps
+        render?"), its frame and the decision it waits for ("before …") cut: the conditional
+        "I'd / we'd want (like) to know" says it is not known yet; "I just want to know what the
+        checklist says", said plainly, is a demand, and "I'd want to see …" a step. Only a sentence no
+        field took, or one read as a reason (a wish to know gives none). Read after the sentence
+        model, on what every reader placed (session 46, oqr46)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role == "assistant":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if self.cues.placed.get((ti, si)) not in (None, "rationale"):
+                    continue
+                found = self._WANTS_TO_KNOW.match(s.rstrip(" .!?"))
+                if found is None:
+                    continue
+                q = re.sub(r"^if\b", "whether", found.group("q"), flags=re.IGNORECASE).rstrip(" .!?,;")
+                if len(_content(q) - _WH_WORDS) >= 2:
+                    self.put((ti, si), "open_questions", q[:1].upper() + q[1:] + "?")
+
     def someone_needs_then_why(self) -> None:
         """Among people, a step named without a volunteer that goes on to say why after a comma
         ("Someone needs to bring a bin bag for the wrapping paper, it was carnage.", "…, and
@@ -6169,6 +6197,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.someone_needs_then_why()
     reader.reached_named()
     reader.doubt_framed()
+    reader.wants_to_know()
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()
