@@ -41,3 +41,14 @@ def test_a_comparative_of_age_or_a_word_of_pity_opening_the_sentence_is_no_part_
     )
     assert {"Kindle", "Dariusz", "Old Trafford"} <= names, names
     assert not {"Older Kindle", "Poor Dariusz"} & names, names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_standard_named_by_a_word_is_no_entity(model):
+    names = offline_names(
+        "Priya: The kiosk in Leeds drops off the Wi-Fi every evening, so Zoltan wired it with Ethernet.",
+        "Oskar: And the signage app still can't show Unicode names, Cyrillic ones come out as boxes.",
+        model=model,
+    )
+    assert {"Leeds", "Zoltan"} <= names, names
+    assert not {"Wi-Fi", "Ethernet", "Unicode", "Cyrillic"} & names, names

@@ -948,6 +948,12 @@ _GENERIC = frozenset(
     "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
 )
 """Acronyms that name a kind of thing, not a thing ("the API", "a PDF"): not entities."""
+_STANDARDS = frozenset("Unicode Cyrillic Wi-Fi WiFi Bluetooth Ethernet USB-C IPv4 IPv6 OAuth Markdown XPath".split())
+"""Standards named by a word, an encoding, an alphabet, a connection, a protocol or a format ("the whole
+of Unicode", "'admin' in Cyrillic", "no Wi-Fi in the hall", "a mix of CSS classes and XPath"): a kind
+of thing as :data:`_GENERIC`'s acronyms are ("JSON", "USB", "HTTP"), no thing of the conversation's;
+no labelled set names one an entity (every development set: 15 written on 13 sets, none labelled; "GraphQL",
+labelled once in two, left) (session 46)."""
 _KINDS_AFTER = frozenset("SIM SDK URI URIs URL URLs CLI APK SKU API APIs UI PR PRs".split())
 """Acronyms of a thing a product or a person has, ending a capitalised phrase after the name
 ("Giffgaff SIM", "Flagsmith's SDK", "Femi's PR", "GraphQL API"): no part of the name (session 13);
@@ -2109,7 +2115,7 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Dad", "Mum": who, not a name
     if name in _DEPARTMENTS:
         return name, None, False  # "Needs to go through Legal", "Sales will scream": a team by its work (session 19)
-    if name in _GENERIC or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
+    if name in _GENERIC or name in _STANDARDS or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
         return name, None, False
     if _SHORT_CODE.fullmatch(name):
         return name, None, False  # "B2", "A4", "F1", "B214", "TC52s": a level, a size, a room, a code (session 21)
