@@ -52,3 +52,14 @@ def test_a_standard_named_by_a_word_is_no_entity(model):
     )
     assert {"Leeds", "Zoltan"} <= names, names
     assert not {"Wi-Fi", "Ethernet", "Unicode", "Cyrillic"} & names, names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_day_of_the_church_or_lunar_calendar_or_a_sales_day_is_a_date_not_a_name(model):
+    names = offline_names(
+        "Helen: The lilies go in St Brigid's porch for Holy Week, and Maureen does the altar on Palm Sunday.",
+        "Ann: The shop shuts for Lunar New Year, and Black Friday is when Argos sends the vases.",
+        model=model,
+    )
+    assert {"Maureen", "Argos"} <= names, names
+    assert not {"Holy Week", "Palm Sunday", "Lunar New Year", "Black Friday"} & names, names
