@@ -4,6 +4,7 @@ patterns alone and with the shipped sentence model."""
 
 import pytest
 
+from memlane.index.cues import _Reader
 from memlane.testing import offline_summary
 
 MODELS = ("shipped", None)
@@ -57,3 +58,44 @@ def test_a_plain_demand_or_a_wish_to_see_is_no_question_left(model):
         model=model,
     )
     assert not any("contract" in q or "samples" in q for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_doubt_that_says_nothing_of_what_is_doubted_is_no_open_question(model):
+    summary, _ = offline_summary(
+        "user: our CI broke after the pandas upgrade, the wheels fail to import. I'll pin it back tonight. "
+        "Does pyarrow care?",
+        "assistant: It depends on the pyarrow version in your lock: 15 and later work with both, older ones need "
+        "pandas 1.x. Which one do you have?",
+        "user: not sure, will look tomorrow",
+        model=model,
+    )
+    assert "Does pyarrow care?" in summary.open_questions, summary.open_questions
+    assert not any("not sure" in q.lower() for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_doubt_alone_in_its_sentence_is_taken_out(model):
+    alone, _ = offline_summary(
+        "user: the trial hearing aids are fine but the domes whistle. the clinic offered free ones but the wait is 9 months",
+        "assistant: Ask about open domes first. Whether the paid ones are worth £2,000 comes down to how much the "
+        "extra features matter to you.",
+        "user: the streaming for calls is the big thing, I'm on the phone all day. honestly not sure yet. going to "
+        "see how the last week goes",
+        "assistant: That's reasonable. Book the adjustment so you have time to judge.",
+        model=model,
+    )
+    assert not any("not sure" in q.lower() for q in alone.open_questions), alone.open_questions
+
+
+@pytest.mark.parametrize(("said", "alone"), [
+    ("Honestly not sure yet.", True),
+    ("Bench I don't know yet.", True),
+    ("The hinge comes off, the rest I'm not sure about tbh.", True),
+    ("Not sure tbh, the ETL may write to it.", True),
+    ("I'm not sure untreated larch is allowed above 11 metres.", False),  # what is doubted is said
+    ("Oak or larch, not sure which", False),
+    ("I'm not sure about the extensions, the survey might say", False),
+])
+def test_a_doubt_is_alone_only_when_nothing_doubted_follows_it(said, alone):
+    assert bool(_Reader._DOUBT_ALONE.search(said)) is alone

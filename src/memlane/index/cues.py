@@ -5295,6 +5295,25 @@ class _Reader:
                 if len(_content(q) - _WH_WORDS) >= 2:
                     self.put((ti, si), "open_questions", q[:1].upper() + q[1:] + "?")
 
+    _DOUBT_ALONE = re.compile(
+        r"\b(?:not\s+sure|(?:don'?t|do\s+not)\s+know|no\s+idea)(?:\s+(?:yet|tbh|honestly|either|really|about\s+(?:it|that|tbh)))*"
+        r"\s*(?:[,;.!]|\s+(?:but|so|and)\b|$)", re.IGNORECASE)
+    """A doubt that ends its clause without saying what is doubted ("Honestly not sure yet.", "Not sure,
+    will look tomorrow", "Bench I don't know yet.", "the rest I'm not sure about tbh."):
+    :meth:`doubt_unsaid`."""
+
+    def doubt_unsaid(self) -> None:
+        """A statement written as an open question whose doubt says nothing of what is doubted ("I
+        don't know yet, let me talk to legal.", "Not sure tbh, pretty sure the finance ETL writes to
+        it.") is taken out: it answers a question, which stays the open one when it is written, and
+        names none itself; a doubt followed by what is doubted ("I'm not sure untreated larch is
+        allowed…", "not sure which") and a question ("…?") stay. Read after the sentence model, on
+        what every reader placed (session 46, oqr46)."""
+        for where, name in list(self.cues.placed.items()):
+            said = self.text[where]
+            if name == "open_questions" and not said.rstrip().endswith("?") and self._DOUBT_ALONE.search(said):
+                self.put(where, "open_questions", "")
+
     def someone_needs_then_why(self) -> None:
         """Among people, a step named without a volunteer that goes on to say why after a comma
         ("Someone needs to bring a bin bag for the wrapping paper, it was carnage.", "…, and
@@ -6198,6 +6217,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reached_named()
     reader.doubt_framed()
     reader.wants_to_know()
+    reader.doubt_unsaid()
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()
