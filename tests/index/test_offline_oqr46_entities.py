@@ -63,3 +63,15 @@ def test_a_day_of_the_church_or_lunar_calendar_or_a_sales_day_is_a_date_not_a_na
     )
     assert {"Maureen", "Argos"} <= names, names
     assert not {"Holy Week", "Palm Sunday", "Lunar New Year", "Black Friday"} & names, names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_tax_a_scheme_or_a_documents_kind_named_in_capitals_is_no_entity(model):
+    names = offline_names(
+        "user: I sell candles on Folksy and I've never filed a Self Assessment. Do I pay National Insurance too?",
+        "assistant: Over £1,000 of trading income you register with HMRC; Capital Gains Tax is separate.",
+        "user: And my Lifetime ISA and the Attendance Allowance my mum gets don't count, right?",
+        model=model,
+    )
+    assert {"Folksy", "HMRC", "Attendance Allowance"} <= names, names
+    assert not {"Self Assessment", "National Insurance", "Capital Gains Tax", "Lifetime ISA"} & names, names

@@ -963,6 +963,17 @@ _GENERIC = frozenset(
     "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
 )
 """Acronyms that name a kind of thing, not a thing ("the API", "a PDF"): not entities."""
+_SCHEME_KINDS = frozenset("Tax Assessment Wage Pension ISA ISAs Regulations Certificate Notice Reference Aid Benefit "
+                          "Credit Relief Duty Return".split())
+"""The last word of a public scheme's, a tax's or a document's kind, written in capitals after words a
+dictionary spells ("Self Assessment", "Council Tax", "National Living Wage", "Lifetime ISA", "State
+Pension", "Lawful Development Certificate", "Temporary Event Notice", "Unique Taxpayer Reference",
+"Gift Aid"): a kind of thing everyone has or files, not a name; on every development set none of the
+19 written on 11 sets is labelled (session 46). Not "Allowance" ("Attendance Allowance", labelled 3 times in 3)
+nor "Insurance" ("Orbit Insurance", a firm)."""
+_TAXES = frozenset({"National Insurance"})
+"""A tax named by words a firm's name could hold ("National Insurance"; written 4 times on 3 sets, labelled
+never) (session 46)."""
 _STANDARDS = frozenset("Unicode Cyrillic Wi-Fi WiFi Bluetooth Ethernet USB-C IPv4 IPv6 OAuth Markdown XPath".split())
 """Standards named by a word, an encoding, an alphabet, a connection, a protocol or a format ("the whole
 of Unicode", "'admin' in Cyrillic", "no Wi-Fi in the hall", "a mix of CSS classes and XPath"): a kind
@@ -2135,6 +2146,10 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Needs to go through Legal", "Sales will scream": a team by its work (session 19)
     if name in _GENERIC or name in _STANDARDS or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
         return name, None, False
+    if len(words) > 1 and (name in _TAXES or (words[-1] in _SCHEME_KINDS and all(
+            is_english_word(w.lower()) for w in words[:-1]))):
+        return name, None, False  # "Self Assessment", "Council Tax", "Lawful Development Certificate": a kind
+        # of tax, scheme or document, named in capitals (session 46)
     if _SHORT_CODE.fullmatch(name):
         return name, None, False  # "B2", "A4", "F1", "B214", "TC52s": a level, a size, a room, a code (session 21)
     if name.isdigit() or name in ("True", "False", "None"):
