@@ -75,3 +75,14 @@ def test_a_tax_a_scheme_or_a_documents_kind_named_in_capitals_is_no_entity(model
     )
     assert {"Folksy", "HMRC", "Attendance Allowance"} <= names, names
     assert not {"Self Assessment", "National Insurance", "Capital Gains Tax", "Lifetime ISA"} & names, names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_month_written_short_without_a_number_is_no_entity(model):
+    names = offline_names(
+        "Priya: The Kielder trip moved from Feb to Mar, the Nov one stays.",
+        "Jun: Fine, I'll tell Oskar. Jan can drive.",
+        model=model,
+    )
+    assert {"Kielder", "Oskar", "Jan"} <= names, names
+    assert not {"Feb", "Mar", "Nov"} & names, names
