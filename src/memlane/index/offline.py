@@ -547,7 +547,7 @@ _KNOWN_FORM = re.compile(r"(?<![\w/.-])(?:V5C(?:/[23])?|SA100|SA302|SA303|CN22|C
 online", "my P60 from April", "the CN22 on the parcel", "claim under EU261"): the document a reader
 fills in or looks up, as :data:`_FORM_KEY`'s keys are; its code is no English word and names no model
 (not "D1", "T2", "MOT": a level, a product, a test). On every development set the codes listed are a
-labelled reference in 13 of their 16 mentions, on 10 sets (session 46)."""
+labelled reference in 12 of their 15 mentions, on 11 sets (session 46)."""
 _ACT = re.compile(r"(?<![\w-])((?:[A-Z][a-z]+\s+){1,5}(?:etc\.\s+)?Act\s+(?:of\s+)?\d{4})\b(?![.,/-]?\d)")
 """A law by its name and year ("the Treasure Act 1996", "the Party Wall etc. Act 1996"): the name
 from its first word that is no stopword (not "Under the …") (session 38; on every development set
