@@ -86,3 +86,14 @@ def test_a_month_written_short_without_a_number_is_no_entity(model):
     )
     assert {"Kielder", "Oskar", "Jan"} <= names, names
     assert not {"Feb", "Mar", "Nov"} & names, names
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_file_known_by_its_conventional_name_is_no_entity(model):
+    names = offline_names(
+        "user: Our Dockerfile copies the whole repo before pip install, so every build on Buildkite is slow.",
+        "assistant: Copy requirements.txt first and install, then copy the rest; the Makefile target can stay.",
+        model=model,
+    )
+    assert "Buildkite" in names, names
+    assert not {"Dockerfile", "Makefile"} & names, names

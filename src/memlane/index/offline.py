@@ -963,6 +963,11 @@ _GENERIC = frozenset(
     "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
 )
 """Acronyms that name a kind of thing, not a thing ("the API", "a PDF"): not entities."""
+_BUILD_FILES = frozenset("Dockerfile Containerfile Makefile Jenkinsfile Procfile Gemfile Vagrantfile Brewfile Justfile "
+                         "Rakefile Pipfile CODEOWNERS".split())
+"""Files known by their conventional name ("the Dockerfile", "a Makefile target"): a file every
+project of its kind has, no name of the conversation's; on every development set none of their 5
+mentions is a labelled entity (one "Makefile" is a labelled reference, read as before) (session 46)."""
 _SCHEME_KINDS = frozenset("Tax Assessment Wage Pension ISA ISAs Regulations Certificate Notice Reference Aid Benefit "
                           "Credit Relief Duty Return".split())
 """The last word of a public scheme's, a tax's or a document's kind, written in capitals after words a
@@ -2148,7 +2153,7 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Dad", "Mum": who, not a name
     if name in _DEPARTMENTS:
         return name, None, False  # "Needs to go through Legal", "Sales will scream": a team by its work (session 19)
-    if name in _GENERIC or name in _STANDARDS or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
+    if name in _GENERIC or name in _STANDARDS or name in _BUILD_FILES or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
         return name, None, False
     if len(words) > 1 and (name in _TAXES or (words[-1] in _SCHEME_KINDS and all(
             is_english_word(w.lower()) for w in words[:-1]))):
