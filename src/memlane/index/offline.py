@@ -966,8 +966,8 @@ _GENERIC = frozenset(
 _BUILD_FILES = frozenset("Dockerfile Containerfile Makefile Jenkinsfile Procfile Gemfile Vagrantfile Brewfile Justfile "
                          "Rakefile Pipfile CODEOWNERS".split())
 """Files known by their conventional name ("the Dockerfile", "a Makefile target"): a file every
-project of its kind has, no name of the conversation's; on every development set none of their 5
-mentions is a labelled entity (one "Makefile" is a labelled reference, read as before) (session 46)."""
+project of its kind has, no name of the conversation's; on every development set none of the 5
+written is a labelled entity (one "Makefile" is a labelled reference, read as before) (session 46)."""
 _SCHEME_KINDS = frozenset("Tax Assessment Wage Pension ISA ISAs Regulations Certificate Notice Reference Aid Benefit "
                           "Credit Relief Duty Return".split())
 """The last word of a public scheme's, a tax's or a document's kind, written in capitals after words a
