@@ -2142,7 +2142,7 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     if (len(words) == 2 and (words[-1] in _WEEKDAYS or words[-1][:-1] in _WEEKDAYS)
             and words[0] not in _DAY_NAMES):
         words.pop()  # "Oakridge Mondays", "Rehearsal Wednesday", "Spent Saturday": a name, a word or a
-        # verb before a day, which is no part of it ("Black Friday", "Boxing Day" are names) (session 18)
+        # verb before a day, which is no part of it ("Black Friday", "Boxing Day" are read whole) (session 18)
     if len(words) > 1 and words[0] in _MONTHS:
         return name, None, False  # "Saturday 12": a date
     if name in _SHORT_DAYS or name in _SHORT_MONTHS_ALONE or (len(words) > 1 and words[0] in _SHORT_DATES
