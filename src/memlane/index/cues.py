@@ -1379,13 +1379,15 @@ weekly set"): after an agreement, what was described acknowledged, no outcome (s
 _LEAVES_OPEN = re.compile(
     _NON_ANSWER.pattern + "|" + _UNSURE_ANSWER.pattern + "|" + _UNSURE_PEER.pattern + "|" + _DEFERS_CHOICE.pattern
     + r"|\b(?:maybe|perhaps|probably|possibly|i think|i guess|i suppose|no promises|might|may|can|could|should|"
-    r"would|if|unless|ask|check|find out|see|often|usually|generally|typically|normally|sometimes|tends?|either)\b",
+    r"would|if|unless|ask(?:ing)?|check(?:ing)?|find(?:ing)? out|see|often|usually|generally|typically|normally|sometimes|"
+    r"tends?|either)\b",
     re.IGNORECASE)
 """What keeps an answer from settling a question: not knowing, a hand-on or a put-off
 (:data:`_NON_ANSWER`, :data:`_UNSURE_ANSWER`, :data:`_UNSURE_PEER`, :data:`_DEFERS_CHOICE`), a
 lean, a condition or a rule of thumb ("maybe", "I think", "no promises", "might", "if", "often",
 "either can work") or a step to find out
-("I'll ask the churchwarden") (:meth:`_Reader.answered_plainly`, session 42)."""
+("I'll ask the churchwarden") (:meth:`_Reader.answered_plainly`, session 42), or one named as worth
+taking ("That's worth finding out; …", "worth asking the school", session 46)."""
 
 
 _ASKS_CHOICE = re.compile(r"\b(?:should|shall|could|would|can|do|does|did)\s+(?:i|we|you|they)\b|\bwhat about\b"
@@ -5345,6 +5347,53 @@ class _Reader:
             if len(_content(q) - _WH_WORDS) >= 1:
                 self.put(where, "open_questions", q[:1].upper() + q[1:] + "?")
 
+    _WANTS_TO_KNOW = re.compile(
+        r"^(?:(?:and|but|so|though)[,]?\s+)?(?:i|we)(?:'d|\s+would)\s+(?:(?:really|first|still|also)\s+)?(?:want|like|love)"
+        r"\s+to\s+know\s+(?P<q>" + _WH + r".+?)(?:,?\s+before\s+.*)?$", re.IGNORECASE)
+    """What a participant would want to know, said as a wish ("I'd want to know how many of our drops
+    are over 30 kilos before I agree to anything.", "I'd like to know who came up with 40."):
+    :meth:`wants_to_know`."""
+
+    def wants_to_know(self) -> None:
+        """A participant's wish to know something ("I'd want to know what the mobile apps render
+        before we decide anything.") is the open question it leaves ("What the mobile apps
+        render?"), its frame and the decision it waits for ("before …") cut: the conditional
+        "I'd / we'd want (like) to know" says it is not known yet; "I just want to know what the
+        checklist says", said plainly, is a demand, and "I'd want to see …" a step. Only a sentence no
+        field took, or one read as a reason (a wish to know gives none). Read after the sentence
+        model, on what every reader placed (session 46, oqr46)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role == "assistant":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if self.cues.placed.get((ti, si)) not in (None, "rationale"):
+                    continue
+                found = self._WANTS_TO_KNOW.match(s.rstrip(" .!?"))
+                if found is None:
+                    continue
+                q = re.sub(r"^if\b", "whether", found.group("q"), flags=re.IGNORECASE).rstrip(" .!?,;")
+                if len(_content(q) - _WH_WORDS) >= 2:
+                    self.put((ti, si), "open_questions", q[:1].upper() + q[1:] + "?")
+
+    _DOUBT_ALONE = re.compile(
+        r"\b(?:not\s+sure|(?:don'?t|do\s+not)\s+know|no\s+idea)(?:\s+(?:yet|tbh|honestly|either|really|about\s+(?:it|that|tbh)))*"
+        r"\s*(?:[,;.!]|\s+(?:but|so|and)\b|$)", re.IGNORECASE)
+    """A doubt that ends its clause without saying what is doubted ("Honestly not sure yet.", "Not sure,
+    will look tomorrow", "Bench I don't know yet.", "the rest I'm not sure about tbh."):
+    :meth:`doubt_unsaid`."""
+
+    def doubt_unsaid(self) -> None:
+        """A statement written as an open question whose doubt says nothing of what is doubted ("I
+        don't know yet, let me talk to legal.", "Not sure tbh, pretty sure the finance ETL writes to
+        it.") is taken out: it answers a question, which stays the open one when it is written, and
+        names none itself; a doubt followed by what is doubted ("I'm not sure untreated larch is
+        allowed…", "not sure which") and a question ("…?") stay. Read after the sentence model, on
+        what every reader placed (session 46, oqr46)."""
+        for where, name in list(self.cues.placed.items()):
+            said = self.text[where]
+            if name == "open_questions" and not said.rstrip().endswith("?") and self._DOUBT_ALONE.search(said):
+                self.put(where, "open_questions", "")
+
     def someone_needs_then_why(self) -> None:
         """Among people, a step named without a volunteer that goes on to say why after a comma
         ("Someone needs to bring a bin bag for the wrapping paper, it was carnage.", "…, and
@@ -6268,6 +6317,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.someone_needs_then_why()
     reader.reached_named()
     reader.doubt_framed()
+    reader.wants_to_know()
+    reader.doubt_unsaid()
     reader.reasons()
     reader.reasons_so()
     reader.reasons_advised()

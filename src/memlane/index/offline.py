@@ -541,6 +541,13 @@ _FORM_KEY = re.compile(r"(?<![\w/.-])[A-Z]{1,4}\d{1,4}[A-Z]?(?= (?:[a-z]+ ){0,3}
 form", "the GMS1 form", "the EC1 form") or as what the form is ("the form is EC1"): the key; on every
 development set each such key is a labelled reference (session 38). "form SA303" is the numbered
 kind's, whole, as before."""
+_KNOWN_FORM = re.compile(r"(?<![\w/.-])(?:V5C(?:/[23])?|SA100|SA302|SA303|CN22|CN23|P45|P60|P85|P87|P11D|CON29|D798|"
+                         r"EU261|EC261|W-[249])(?![\w-]|/\d)")
+"""A government's form or a regulation known by its code alone, without "form" ("do the V5C change
+online", "my P60 from April", "the CN22 on the parcel", "claim under EU261"): the document a reader
+fills in or looks up, as :data:`_FORM_KEY`'s keys are; its code is no English word and names no model
+(not "D1", "T2", "MOT": a level, a product, a test). On every development set the codes listed are a
+labelled reference in 12 of their 15 mentions, on 11 sets (session 46)."""
 _ACT = re.compile(r"(?<![\w-])((?:[A-Z][a-z]+\s+){1,5}(?:etc\.\s+)?Act\s+(?:of\s+)?\d{4})\b(?![.,/-]?\d)")
 """A law by its name and year ("the Treasure Act 1996", "the Party Wall etc. Act 1996"): the name
 from its first word that is no stopword (not "Under the …") (session 38; on every development set
@@ -743,6 +750,12 @@ def _listed_titles(texts: Sequence[str], titles: set[str]) -> set[str]:
     return out
 
 
+def _may_name_form(text: str) -> bool:
+    """Whether ``text`` may hold a :data:`_KNOWN_FORM` code: a capital the codes open on before a digit
+    (a cheap test before the pattern)."""
+    return any(c in text for c in ("V5", "SA", "CN", "P4", "P6", "P8", "P1", "CON", "D7", "EU2", "EC2", "W-"))
+
+
 def _references(text: str) -> Iterator[str]:
     """Every reference pattern's matches in ``text``, in pattern order."""
     words: dict[str, str] = {}
@@ -864,6 +877,8 @@ def _references(text: str) -> Iterator[str]:
         yield from _DEPLOYED.findall(text)
     if "form" in text and _has_digit(text):  # session 38's kind: turns only
         yield from _FORM_KEY.findall(text)
+    if _has_digit(text) and _may_name_form(text):  # session 46's kind: turns only
+        yield from _KNOWN_FORM.findall(text)
     if "Act " in text:  # session 38's kind: turns only
         yield from _acts(text)
     if " " in text and _FILE_EXT.search(text):  # session 25's kind: turns only
@@ -948,6 +963,28 @@ _GENERIC = frozenset(
     "CI CD OK ETA FAQ AM PM TV DIY USB CPU GPU RAM SSD OS IT I".split()
 )
 """Acronyms that name a kind of thing, not a thing ("the API", "a PDF"): not entities."""
+_BUILD_FILES = frozenset("Dockerfile Containerfile Makefile Jenkinsfile Procfile Gemfile Vagrantfile Brewfile Justfile "
+                         "Rakefile Pipfile CODEOWNERS".split())
+"""Files known by their conventional name ("the Dockerfile", "a Makefile target"): a file every
+project of its kind has, no name of the conversation's; on every development set none of the 5
+written is a labelled entity (one "Makefile" is a labelled reference, read as before) (session 46)."""
+_SCHEME_KINDS = frozenset("Tax Assessment Wage Pension ISA ISAs Regulations Certificate Notice Reference Aid Benefit "
+                          "Credit Relief Duty Return".split())
+"""The last word of a public scheme's, a tax's or a document's kind, written in capitals after words a
+dictionary spells ("Self Assessment", "Council Tax", "National Living Wage", "Lifetime ISA", "State
+Pension", "Lawful Development Certificate", "Temporary Event Notice", "Unique Taxpayer Reference",
+"Gift Aid"): a kind of thing everyone has or files, not a name; on every development set none of the
+19 written on 11 sets is labelled (session 46). Not "Allowance" ("Attendance Allowance", labelled 3 times in 3)
+nor "Insurance" ("Orbit Insurance", a firm)."""
+_TAXES = frozenset({"National Insurance"})
+"""A tax named by words a firm's name could hold ("National Insurance"; written 4 times on 3 sets, labelled
+never) (session 46)."""
+_STANDARDS = frozenset("Unicode Cyrillic Wi-Fi WiFi Bluetooth Ethernet USB-C IPv4 IPv6 OAuth Markdown XPath".split())
+"""Standards named by a word, an encoding, an alphabet, a connection, a protocol or a format ("the whole
+of Unicode", "'admin' in Cyrillic", "no Wi-Fi in the hall", "a mix of CSS classes and XPath"): a kind
+of thing as :data:`_GENERIC`'s acronyms are ("JSON", "USB", "HTTP"), no thing of the conversation's;
+no labelled set names one an entity (every development set: 15 written on 13 sets, none labelled; "GraphQL",
+labelled once in two, left) (session 46)."""
 _KINDS_AFTER = frozenset("SIM SDK URI URIs URL URLs CLI APK SKU API APIs UI PR PRs".split())
 """Acronyms of a thing a product or a person has, ending a capitalised phrase after the name
 ("Giffgaff SIM", "Flagsmith's SDK", "Femi's PR", "GraphQL API"): no part of the name (session 13);
@@ -1066,6 +1103,10 @@ _SHORT_MONTHS = frozenset("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec".spl
 """Days and months written short: a day alone ("Thu") or a month beside a number ("Feb 14",
 "14 Feb") is a date, not a name (session 13)."""
 _SHORT_DATES = _SHORT_DAYS | _SHORT_MONTHS
+_SHORT_MONTHS_ALONE = _SHORT_MONTHS - {"Jan", "Jun", "Dec"}
+"""Months written short that are a date with no number beside them ("back in Feb", "the Nov deploy",
+"Sep and Mar dates"): on every development set none of their 11 mentions alone is a labelled entity;
+not "Jan" and "Jun", people's names the sets label ("Jun", twice), nor "Dec" (Declan's) (session 46)."""
 
 
 def _headline(sentence: str) -> bool:
@@ -1178,11 +1219,13 @@ _OPENERS = frozenset(
     "in on at for from to into with by via as of about near around across behind past outside inside towards toward "
     "within without between among beside is are was were did does do has have had can could will "
     "would should shall may might must which what where when why how who whose if and but so or yes ok okay hey hi "
-    "hello thanks here then also just once after before since until while".split())
+    "hello thanks here then also just once after before since until while older newer poor".split())
 """Words opening a sentence before a name that name nothing and are no part of it: prepositions,
 the verbs and words of a question, greetings ("In England your deposit…", "Is Ciaran back?", "Which
 Python are you on?", "Hey Mel!"); not "New" ("New Zealand"), "Good" ("Good Omens"), an article or a
-determiner ("The Corn Exchange", "This External…": session 13's rule) (session 19)."""
+determiner ("The Corn Exchange", "This External…": session 13's rule) (session 19). Nor a comparative
+of age or a word of pity ("Older Android phones…", "Poor Terry has…"), which no name opens on; not
+"Old" ("Old Roads", "Old Trafford") (session 46)."""
 _INTERJECTION = re.compile(
     r"(?:(?:ha|he|hi|ja)h?){2,}|l+o+l+|l+m+f?a+o+|o+m+g+|a+h+|o+h+|u+g+h+|h+m+|a+w+|y+a+y+|o+o+h+|e+e+k+"
     r"|thank(?:you|s?x)|.*(.)\1\1.*", re.IGNORECASE)
@@ -1256,11 +1299,14 @@ _DAY_SHORT = r"(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)"
 _DATE_NAME = re.compile(
     r"(?:Christmas|Boxing|New Year's|Labou?r|Memorial|Independence|Valentine's|Mother's|Father's|Easter|Thanksgiving|"
     r"Remembrance|Armistice|Anzac|Canada|Australia|Veterans|Presidents'?|St\.? Patrick's) (?:Day|Eve)|"
-    r"Easter (?:Sunday|Monday)|Good Friday|Shrove Tuesday|Ash Wednesday|"
+    r"Easter (?:Sunday|Monday)|Good Friday|Shrove Tuesday|Ash Wednesday|Palm Sunday|Maundy Thursday|Holy Week|"
+    r"(?:Lunar|Chinese) New Year|Black Friday|Cyber Monday|"
     + _DAY_SHORT + r"(?:[-–]| )" + _DAY_SHORT + r"(?: " + _DAY_SHORT + r")*")
 """A day by its name: a holiday ("Christmas Day", "Boxing Day", "Good Friday"), or days written
 short in a range or a run ("Mon-Wed", "Thu-Sun", "Mon Tue Wed"): a date, not an entity (session
-20). "Black Friday", a sale's name too, is left as it was."""
+20). So are the days of the church's and the lunar calendar and the sales' days ("Palm Sunday", "Holy
+Week", "Lunar New Year", "Black Friday": every development set labels one of their 8 mentions, a
+"Black Friday", session 46)."""
 _DEPARTMENTS = frozenset("Legal Sales Finance Marketing Engineering Security Support Procurement Facilities Payroll "
                          "Compliance Accounts Accounting Reception Admin Operations Ops".split())
 """A firm's departments named by their work ("Legal signed off", "Sales will scream"): a part of the
@@ -1594,6 +1640,10 @@ _COUNTED_BEFORE = re.compile(r"(?:(?<![\d:.,£$€])\b[1-9]\d{0,2}|\b(?:[Tt]wo|[
                              r"[Ee]ight|[Nn]ine|[Tt]en|[Tt]welve|[Ss]everal))\s+$")
 """A count right before a name ("30 Chromebooks", "the two Vajdas"; not a time's or an amount's
 digits, "11:30 Lismore Stores", "£50 Waterstones"): the name that follows is a plural (session 39)."""
+_COUNT_OPENERS = frozenset("two three four five six seven eight nine ten eleven twelve".split())
+"""Counts that open a sentence before a name ("Two Bicycle decks", "Two Cornilleaus"): no part of the
+name, the capital only the sentence's; :data:`_COUNTED_BEFORE`'s words, capitalised ("one" left:
+"One Direction", "One Medical" are names) (session 46)."""
 _NO_PLURAL = ("ss", "us", "is", "'s", "’s", "ys", "os")
 """Endings of a name's last word whose "s" is no plural ("Jonas", "Fergus", "Paris", "Hollis")."""
 
@@ -2092,19 +2142,23 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     if (len(words) == 2 and (words[-1] in _WEEKDAYS or words[-1][:-1] in _WEEKDAYS)
             and words[0] not in _DAY_NAMES):
         words.pop()  # "Oakridge Mondays", "Rehearsal Wednesday", "Spent Saturday": a name, a word or a
-        # verb before a day, which is no part of it ("Black Friday", "Boxing Day" are names) (session 18)
+        # verb before a day, which is no part of it ("Black Friday", "Boxing Day" are read whole) (session 18)
     if len(words) > 1 and words[0] in _MONTHS:
         return name, None, False  # "Saturday 12": a date
-    if name in _SHORT_DAYS or (len(words) > 1 and words[0] in _SHORT_DATES
-                               and _NUMBER_WORD.fullmatch(words[1])):
-        return name, None, False  # "Thu", "Feb 14": a date written short (session 13)
+    if name in _SHORT_DAYS or name in _SHORT_MONTHS_ALONE or (len(words) > 1 and words[0] in _SHORT_DATES
+                                                             and _NUMBER_WORD.fullmatch(words[1])):
+        return name, None, False  # "Thu", "Feb 14": a date written short (session 13); "since Feb" (session 46)
     name = " ".join(words)
     if name in _KIN_NAMES:
         return name, None, False  # "Dad", "Mum": who, not a name
     if name in _DEPARTMENTS:
         return name, None, False  # "Needs to go through Legal", "Sales will scream": a team by its work (session 19)
-    if name in _GENERIC or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
+    if name in _GENERIC or name in _STANDARDS or name in _BUILD_FILES or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
         return name, None, False
+    if len(words) > 1 and (name in _TAXES or (words[-1] in _SCHEME_KINDS and all(
+            is_english_word(w.lower()) for w in words[:-1]))):
+        return name, None, False  # "Self Assessment", "Council Tax", "Lawful Development Certificate": a kind
+        # of tax, scheme or document, named in capitals (session 46)
     if _SHORT_CODE.fullmatch(name):
         return name, None, False  # "B2", "A4", "F1", "B214", "TC52s": a level, a size, a room, a code (session 21)
     if name.isdigit() or name in ("True", "False", "None"):
@@ -2614,10 +2668,15 @@ class OfflineIntelligence:
                 continue
             phrase = match.group(1)
             start = None  # whether the phrase opens the sentence, found out only when it matters
+            counted = False  # whether a count opening the sentence was cut off the phrase
             if " " in phrase and (start := _opens(sentence, match.start())):
                 head, rest = phrase.split(" ", 1)
                 low = head.lower()
-                if (low in _STEP_VERBS or rest.startswith("the ")
+                if low in _COUNT_OPENERS and rest[:1].isupper():
+                    # "Two Bicycle decks, same colour.", "Two Cornilleaus came free": a count opening the
+                    # sentence is no part of the name, and the name after it is a plural (session 46)
+                    phrase, start, counted = rest, False, True
+                elif (low in _STEP_VERBS or rest.startswith("the ")
                         or (len(low) > 4 and low.endswith(("ed", "ing")))) and not (
                         low in _STEP_VERBS and not rest.startswith("the ")
                         and _SUBJECT_VERB_AFTER.match(sentence, match.end())):
@@ -2668,7 +2727,7 @@ class OfflineIntelligence:
             name, kind, gerund = _name_of(phrase)
             if kind is None:
                 continue
-            if kind == "name" and len(name) > 4 and name.endswith("s") and (_MODEL_PLURAL.search(name) or _COUNTED_BEFORE.search(
+            if kind == "name" and len(name) > 4 and name.endswith("s") and (counted or _MODEL_PLURAL.search(name) or _COUNTED_BEFORE.search(
                     sentence, max(0, match.start() - 12), match.start())) and not name.endswith(_NO_PLURAL):
                 # "the Zyxel VMG3625s", "64 H100s", "30 Chromebooks", "the two Volumats": several of one
                 # product (or one family's members), named in the singular (session 39)
