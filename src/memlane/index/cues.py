@@ -3133,6 +3133,40 @@ class _Reader:
                 continue
             self.put(where, "action_items", _owned(turn.who, _stop(clean(said))))
 
+    _ECHO_YES = re.compile(r"^(?P<x>[^,;:?]+?),\s*(?:yes|yeah|yep|fine|agreed)[.!]?$", re.IGNORECASE)
+    """A few words of what the speaker before said, then "yes" ("Two nets, yes.", "Per tenant,
+    yes.", "Default keys, fine.") (:meth:`echoed_yes`)."""
+
+    def echoed_yes(self) -> None:
+        """A participant's terse echo of a statement just said by another, then "yes" ("This
+        year two nets, one at the finish and a backup fifty metres down." — "Two nets, yes.";
+        "A data key per tenant, wrapped by one KMS key." — "Per tenant, yes."): the statement
+        is the decision, in the proposer's words, the echo only takes it up. The echo names no
+        subject or verb, five words at most, every content word of it in one statement of the
+        turn just before (not a question) that says more than the echo; the statement is left
+        alone when another field than the rationale holds it (a step, a question, a decision
+        already). dec45 left the form counted among people (8 labelled / 9 not, a wider form);
+        a proposal put as a statement is what :meth:`proposal_echoed` does not read. Read
+        after the decision readers, so the sentence model's training rows do not move (session
+        46, dec46)."""
+        for ti in range(1, len(self.turns)):
+            turn, before = self.turns[ti], self.turns[ti - 1]
+            if turn.role == "assistant" or before.who == turn.who:
+                continue
+            for si, said in enumerate(turn.sentences):
+                m = self._ECHO_YES.match(said.strip())
+                if (m is None or (ti, si) in self.cues.placed or len(m.group("x").split()) > 5
+                        or _SUBJECT_OR_VERB.search(m.group("x"))):
+                    continue
+                own = self._said_stems(m.group("x"))
+                took = next(((ti - 1, pi) for pi, p in enumerate(before.sentences)
+                             if own and not p.strip().endswith("?") and own < self._said_stems(p)), None)
+                if took is None or self.cues.placed.get(took) not in (None, "rationale"):
+                    continue
+                if took in self.cues.placed:
+                    self.put(took, "rationale", "")
+                self.decide(took, before.sentences[took[1]])
+
     def it_is_taken(self) -> None:
         """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
         is.", "Yeah, polling it is.") is written as the thing chosen, in the words of the
@@ -6186,6 +6220,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.choice_before_step()
     reader.told_past()
     reader.my_choice_dated()
+    reader.echoed_yes()
     reader.it_is_taken()
     reader.that_taken()
     reader.options_named()
