@@ -67,3 +67,11 @@ def test_the_users_agreed_directive_to_the_assistant_is_left_a_request(model):
                                  "assistant: A factory reset often clears it; the settings can be restored from a backup.",
                                  "user: Yes, reset the router settings tonight.", model=model)
     assert not any("reset the router settings" in d.lower() for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_directive_naming_only_the_speakers_own_words_is_a_request(model):
+    summary, _ = offline_summary("Ffion: The corner pitch or the pitch by the tea urn for the craft fair?",
+                                 "Rhys: I've seen both, either is fine by me.",
+                                 "Ffion: Fine, take the pitch by the tea urn.", model=model)
+    assert not any("pitch by the tea urn" in d.lower() for d in summary.decisions), summary.decisions

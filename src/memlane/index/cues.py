@@ -3178,16 +3178,18 @@ class _Reader:
     directly."): the go-ahead to what the other asked, not a choice said (:meth:`agreed_directive`)."""
 
     def agreed_directive(self) -> None:
-        """Among people, a participant's sentence that agrees and then says what to do in words of
-        its own ("Yes, buy one, take it from the equipment budget.", "fine, keep EU.", "agreed.
-        drop the mobile app, just a web page with a map", "yep, replace both. and battery tests
-        go to quarterly…") is the decision, when no reader placed it: the agreement settles, the
-        directive says what. Not a directive on a pronoun ("Yes, add it.", "sure, book it."), the
-        go-ahead to what the other asked; not the opening turn, nor a question; with the
-        assistant, the user's "yes, reset them" is a request, and stays one (session 46, dec46:
-        such sentences among people placed nowhere matched a decision label 7 times, a step
-        once, nothing once, on heldout8, 16, 18, 20, 22, 33). Read after the decision readers,
-        so the sentence model's training rows do not move."""
+        """Among people, a participant's sentence that answers another's turn by agreeing and then
+        says what to do in words of its own ("fine, keep EU.", "ok, set -euo pipefail plus the
+        default.", "yep, replace both. and battery tests go to quarterly…") is the decision, when
+        no reader placed it: the agreement settles, the directive says what. It must take up
+        what another speaker said (a content word of theirs: "…or stop the EU?" — "fine, keep
+        EU."); after "either works", "ok, send the weekly set to Hay Bridge" names only the
+        speaker's own question and is a request (session 26's and sm35b's tests). Not a
+        directive on a pronoun ("Yes, add it.", "sure, book it."), the go-ahead to what the other
+        asked; not the opening turn, nor a question; with the assistant, the user's "yes, reset
+        them" is a request, and stays one (session 46, dec46: 5 labels found and none wrong by
+        default over every development set, on heldout9, 16, 20, 33). Read after the decision
+        readers, so the sentence model's training rows do not move."""
         if self.assisted:
             return
         for ti, turn in enumerate(self.turns):
@@ -3196,10 +3198,13 @@ class _Reader:
             for si, said in enumerate(turn.sentences):
                 m = self._AGREED_DIRECTIVE.match(said.strip())
                 if (m is None or (ti, si) in self.cues.placed or said.rstrip().endswith("?")
-                        or m.group("verb").lower() not in _IMPERATIVE
+                        or m.group("verb").lower() not in _IMPERATIVE or self.turns[ti - 1].who == turn.who
                         or self._DIRECTIVE_ON_PRONOUN.match(m.group("what")) or not _content(m.group("what"))):
                     continue
-                self.decide((ti, si), said)
+                before = set().union(*(self._said_stems(x) for t in self.turns[:ti] if t.who != turn.who
+                                       for x in t.sentences))
+                if self._said_stems(m.group("what")) & before:
+                    self.decide((ti, si), said)
 
     def it_is_taken(self) -> None:
         """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
