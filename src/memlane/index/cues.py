@@ -3135,6 +3135,79 @@ class _Reader:
                 continue
             self.put(where, "action_items", _owned(turn.who, _stop(clean(said))))
 
+    _ECHO_YES = re.compile(r"^(?P<x>[^,;:?]+?),\s*(?:yes|yeah|yep|fine|agreed)[.!]?$", re.IGNORECASE)
+    """A few words of what the speaker before said, then "yes" ("Two nets, yes.", "Per tenant,
+    yes.", "Default keys, fine.") (:meth:`echoed_yes`)."""
+
+    def echoed_yes(self) -> None:
+        """A participant's terse echo of a statement just said by another, then "yes" ("This
+        year two nets, one at the finish and a backup fifty metres down." — "Two nets, yes.";
+        "A data key per tenant, wrapped by one KMS key." — "Per tenant, yes."): the statement
+        is the decision, in the proposer's words, the echo only takes it up. The echo names no
+        subject or verb, five words at most, every content word of it in one statement of the
+        turn just before (not a question) that says more than the echo; the statement is left
+        alone when another field than the rationale holds it (a step, a question, a decision
+        already). dec45 left the form counted among people (8 labelled / 9 not, a wider form);
+        a proposal put as a statement is what :meth:`proposal_echoed` does not read. Read
+        after the decision readers, so the sentence model's training rows do not move (session
+        46, dec46)."""
+        for ti in range(1, len(self.turns)):
+            turn, before = self.turns[ti], self.turns[ti - 1]
+            if turn.role == "assistant" or before.who == turn.who:
+                continue
+            for si, said in enumerate(turn.sentences):
+                m = self._ECHO_YES.match(said.strip())
+                if (m is None or (ti, si) in self.cues.placed or len(m.group("x").split()) > 5
+                        or _SUBJECT_OR_VERB.search(m.group("x"))):
+                    continue
+                own = self._said_stems(m.group("x"))
+                took = next(((ti - 1, pi) for pi, p in enumerate(before.sentences)
+                             if own and not p.strip().endswith("?") and own < self._said_stems(p)), None)
+                if took is None or self.cues.placed.get(took) not in (None, "rationale"):
+                    continue
+                if took in self.cues.placed:
+                    self.put(took, "rationale", "")
+                self.decide(took, before.sentences[took[1]])
+
+    _AGREED_DIRECTIVE = re.compile(
+        r"^(?:(?:ok(?:ay)?|fine|yes|yeah|yep|agreed|right|alright|sure|great|good|lovely|brilliant|perfect)[,.!]\s+)+"
+        r"(?P<verb>[a-z]+)\s+(?P<what>.+)$", re.IGNORECASE)
+    """An agreement set off by its stop or comma, then a directive ("fine, keep EU.", "agreed. drop
+    the mobile app, just a web page with a map"); not "Lovely start to the day", where the word
+    that would agree qualifies a noun (:meth:`agreed_directive`)."""
+    _DIRECTIVE_ON_PRONOUN = re.compile(r"^(?:it|them|him|her|me|us|that|this|those|these|on|ahead)\b", re.IGNORECASE)
+    """A directive's object that names nothing ("Yes, add it.", "sure, book it.", "Yes, send it to me
+    directly."): the go-ahead to what the other asked, not a choice said (:meth:`agreed_directive`)."""
+
+    def agreed_directive(self) -> None:
+        """Among people, a participant's sentence that answers another's turn by agreeing and then
+        says what to do in words of its own ("fine, keep EU.", "ok, set -euo pipefail plus the
+        default.", "yep, replace both. and battery tests go to quarterly…") is the decision, when
+        no reader placed it: the agreement settles, the directive says what. It must take up
+        what another speaker said (a content word of theirs: "…or stop the EU?" — "fine, keep
+        EU."); after "either works", "ok, send the weekly set to Hay Bridge" names only the
+        speaker's own question and is a request (session 26's and sm35b's tests). Not a
+        directive on a pronoun ("Yes, add it.", "sure, book it."), the go-ahead to what the other
+        asked; not the opening turn, nor a question; with the assistant, the user's "yes, reset
+        them" is a request, and stays one (session 46, dec46: 5 labels found and none wrong by
+        default over every development set, on heldout9, 16, 20, 33). Read after the decision
+        readers, so the sentence model's training rows do not move."""
+        if self.assisted:
+            return
+        for ti, turn in enumerate(self.turns):
+            if not ti:
+                continue
+            for si, said in enumerate(turn.sentences):
+                m = self._AGREED_DIRECTIVE.match(said.strip())
+                if (m is None or (ti, si) in self.cues.placed or said.rstrip().endswith("?")
+                        or m.group("verb").lower() not in _IMPERATIVE or self.turns[ti - 1].who == turn.who
+                        or self._DIRECTIVE_ON_PRONOUN.match(m.group("what")) or not _content(m.group("what"))):
+                    continue
+                before = set().union(*(self._said_stems(x) for t in self.turns[:ti] if t.who != turn.who
+                                       for x in t.sentences))
+                if self._said_stems(m.group("what")) & before:
+                    self.decide((ti, si), said)
+
     def it_is_taken(self) -> None:
         """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
         is.", "Yeah, polling it is.") is written as the thing chosen, in the words of the
@@ -6338,6 +6411,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.choice_before_step()
     reader.told_past()
     reader.my_choice_dated()
+    reader.echoed_yes()
+    reader.agreed_directive()
     reader.it_is_taken()
     reader.that_taken()
     reader.options_named()
