@@ -3139,6 +3139,15 @@ class _Reader:
     """A few words of what the speaker before said, then "yes" ("Two nets, yes.", "Per tenant,
     yes.", "Default keys, fine.") (:meth:`echoed_yes`)."""
 
+    _ECHOED_WHY = re.compile(
+        r",\s+(?:(?:and|but|before|as)\s+)?(?P<why>(?:(?:they|it|he|she|we)\s+(?!to\b)[a-z']+|"
+        r"the\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:[a-z]+s|is|are|was|were|will|won't|can|can't|would)\b)[^,;]*)$",
+        re.IGNORECASE)
+    """The last clause of a statement after its comma, with a subject of its own and its verb ("…, they
+    cost 40p more each but that's cheaper than re-recording eleven sticks", "…, and the request keeps
+    the session alive as a side effect", "…, before the league starts in April"): the reason said with
+    the choice (:meth:`echoed_yes`)."""
+
     def echoed_yes(self) -> None:
         """A participant's terse echo of a statement just said by another, then "yes" ("This
         year two nets, one at the finish and a backup fifty metres down." — "Two nets, yes.";
@@ -3148,9 +3157,12 @@ class _Reader:
         turn just before (not a question) that says more than the echo; the statement is left
         alone when another field than the rationale holds it (a step, a question, a decision
         already). dec45 left the form counted among people (8 labelled / 9 not, a wider form);
-        a proposal put as a statement is what :meth:`proposal_echoed` does not read. Read
-        after the decision readers, so the sentence model's training rows do not move (session
-        46, dec46)."""
+        a proposal put as a statement is what :meth:`proposal_echoed` does not read. The
+        statement's last clause with a subject and verb of its own (:attr:`_ECHOED_WHY`: "…, they
+        cost 40p more each but that's cheaper than re-recording eleven sticks") is its reason and
+        stays in the rationale, in the place it was said (rn46b: 3 labels found of 3 written, on
+        heldout40 and 42). Read after the decision readers, so the sentence model's training rows
+        do not move (session 46, dec46)."""
         for ti in range(1, len(self.turns)):
             turn, before = self.turns[ti], self.turns[ti - 1]
             if turn.role == "assistant" or before.who == turn.who:
@@ -3168,6 +3180,16 @@ class _Reader:
                 if took in self.cues.placed:
                     self.put(took, "rationale", "")
                 self.decide(took, before.sentences[took[1]])
+                why = self._ECHOED_WHY.search(before.sentences[took[1]])
+                if why is not None:
+                    self._reason_in_turn(_stop(clean(why.group("why"))), took[0])
+
+    def _reason_in_turn(self, reason: str, turn: int) -> None:
+        """Add ``reason``, said in ``turn``, after the rationale said up to that turn: the summary keeps
+        the first five reasons, and one appended last would fall behind those said after it."""
+        at = max((i + 1 for i, r in enumerate(self.cues.rationale) if self.cues.turn_of.get(r, -1) <= turn), default=0)
+        self.cues.rationale.insert(at, reason)
+        self.cues.turn_of.setdefault(reason, turn)
 
     _AGREED_DIRECTIVE = re.compile(
         r"^(?:(?:ok(?:ay)?|fine|yes|yeah|yep|agreed|right|alright|sure|great|good|lovely|brilliant|perfect)[,.!]\s+)+"
