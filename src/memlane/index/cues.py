@@ -5512,6 +5512,36 @@ class _Reader:
                     and not re.match(r"\w+\s+(?:it|that|this|them)\b", task, re.IGNORECASE)):
                 self.put(where, "next_steps", _stop(clean(task)))
 
+    _HANDED_ON = re.compile(r",\s+(?:and\s+)?(?P<who>[A-Z][a-z]+)\s+(?:can|will|'ll|is going to)\s+(?P<verb>[a-z]+)\b")
+    """A commitment's last clause handing the next task to someone named ("…, and Nadia can build
+    the reload banner this sprint"): :meth:`step_handed_on`."""
+
+    def step_handed_on(self) -> None:
+        """A speaker's commitment that goes on to hand a second task to someone else by name ("I'll
+        sign the Grafana contract, and Grace will set up the first dashboards", "I'll move sw.js to
+        the root and add the no-cache header today, and Nadia can build the reload banner this
+        sprint") is two steps, the second that person's (ns46b): the labels give each its owner.
+        The second clause opens on a step verb (:data:`_TAKEN_ON`) and says what on its own: three
+        content words, no pronoun for its object (as :meth:`someone_step_decided`; not "Printwise can
+        do it in vinyl by Friday", the same task handed to a printer), the name is not the speaker's
+        nor a day or kin word (:data:`_NOT_PERSON`), and the first half is a commitment
+        (:data:`_COMMIT`). Read after every step reader."""
+        for (ti, si), fieldname in list(self.cues.placed.items()):
+            if fieldname not in ("action_items", "next_steps"):
+                continue
+            text = self.text[(ti, si)]
+            said = _unowned(fieldname, text)
+            handed = self._HANDED_ON.search(said)
+            if handed is None or "—" in said:
+                continue
+            who, first, second = handed.group("who"), said[: handed.start()], said[handed.start("verb"):]
+            if (who.lower() in _NOT_PERSON or who == self.turns[ti].who or handed.group("verb").lower() not in _TAKEN_ON
+                    or _COMMIT.search(first) is None or len(_content(second)) < 3
+                    or re.match(r"\w+\s+(?:it|that|this|them)\b", second, re.IGNORECASE)):
+                continue
+            self.put((ti, si), fieldname, text[: len(text) - len(said)] + _stop(clean(first)))
+            self.cues.action_items.append(f"{who}: " + _stop(clean(second[:1].upper() + second[1:])))
+
     _WHY_ASIDE = re.compile(
         r"[;,]\s+(?=(?:my|our|his|her|their|it|it's|its|they|they're|they've|she|she's|he|he's|we|we're|we've|"
         r"i|i'm|i've|i'd|you|there|there's|this|that|that's|those|these|nobody|no\s+one|none|nothing|the)\s)"
@@ -6428,6 +6458,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reason_bidding()
     reader.reason_method()
     reader.someone_step_decided()
+    reader.step_handed_on()
     reader.problem_no_reason()
     reader.decided_so_not()
     reader.no_decision_no_reason()
