@@ -920,6 +920,19 @@ def _ing_base(word: str) -> str:
     return _base_form(stem + "ed")
 
 
+def _task_verb(word: str) -> str:
+    """The base form of a task's verb as a question asks it ("bringing" -> "bring", "fixes" -> "fix",
+    "sets" -> "set", "carries" -> "carry")."""
+    low = word.lower()
+    if low.endswith("ing") and len(low) > 5:
+        return _ing_base(low)
+    if low.endswith("ies") and len(low) > 4:
+        return low[:-3] + "y"
+    if low.endswith(("ches", "shes", "sses", "xes")):
+        return low[:-2]
+    return low[:-1] if low.endswith("s") and not low.endswith("ss") else low
+
+
 _DOING = re.compile(r"^(?:(?:and|so|ok(?:ay)?)[,]?\s+)?(?:(?:today|this morning|this afternoon|this week|tomorrow)[,]?\s+)?"
                     r"i'?m\s+(?:on|doing|working on|writing|finishing|picking up|looking at|starting|fixing|"
                     r"(?P<any>(?!(?:going|feeling|thinking|getting|being|trying|hoping|wondering|looking forward|having|"
@@ -5547,6 +5560,63 @@ class _Reader:
                     and not re.match(r"\w+\s+(?:it|that|this|them)\b", task, re.IGNORECASE)):
                 self.put(where, "next_steps", _stop(clean(task)))
 
+    _HANDED_ON = re.compile(r",\s+(?:and\s+)?(?P<who>[A-Z][a-z]+)\s+(?:can|will|'ll|is going to)\s+(?P<verb>[a-z]+)\b")
+    """A commitment's last clause handing the next task to someone named ("…, and Nadia can build
+    the reload banner this sprint"): :meth:`step_handed_on`."""
+
+    def step_handed_on(self) -> None:
+        """A speaker's commitment that goes on to hand a second task to someone else by name ("I'll
+        sign the Grafana contract, and Grace will set up the first dashboards", "I'll move sw.js to
+        the root and add the no-cache header today, and Nadia can build the reload banner this
+        sprint") is two steps, the second that person's (ns46b): the labels give each its owner.
+        The second clause opens on a step verb (:data:`_TAKEN_ON`) and says what on its own: three
+        content words, no pronoun for its object (as :meth:`someone_step_decided`; not "Printwise can
+        do it in vinyl by Friday", the same task handed to a printer), the name is not the speaker's
+        nor a day or kin word (:data:`_NOT_PERSON`), and the first half is a commitment
+        (:data:`_COMMIT`). Read after every step reader."""
+        for (ti, si), fieldname in list(self.cues.placed.items()):
+            if fieldname not in ("action_items", "next_steps"):
+                continue
+            text = self.text[(ti, si)]
+            said = _unowned(fieldname, text)
+            handed = self._HANDED_ON.search(said)
+            if handed is None or "—" in said:
+                continue
+            who, first, second = handed.group("who"), said[: handed.start()], said[handed.start("verb"):]
+            if (who.lower() in _NOT_PERSON or who == self.turns[ti].who or handed.group("verb").lower() not in _TAKEN_ON
+                    or _COMMIT.search(first) is None or len(_content(second)) < 3
+                    or re.match(r"\w+\s+(?:it|that|this|them)\b", second, re.IGNORECASE)):
+                continue
+            self.put((ti, si), fieldname, text[: len(text) - len(said)] + _stop(clean(first)))
+            self.cues.action_items.append(f"{who}: " + _stop(clean(second[:1].upper() + second[1:])))
+
+    _WHO_DOES = re.compile(r"\bwho(?:'s|\s+is|\s+will|\s+can)?\s+(?P<verb>[a-z]+)\s+(?P<rest>[^?]+)\?$", re.IGNORECASE)
+    """A question asking who takes a task on ("Who's bringing the urn to the work party on Sunday?",
+    "Who fixes cert-manager?"): :meth:`me_for_task`."""
+
+    def me_for_task(self) -> None:
+        """Among people, "Me" answering the turn before's "who's doing X?" ("Who's bringing the urn to
+        the work party on Sunday?" — "Me, as always.", "Who fixes cert-manager?" — "Me, on Wednesday.")
+        takes the task on: the answerer's step, said in the question (ns46b). The question is another
+        speaker's last sentence, its verb a task's (:data:`_TAKEN_ON`, in "-ing" or "-s" too) and its
+        object no pronoun ("who's moving it?", "who had that?": what "it" is the question does not say);
+        the answer's opening sentence is placed in no other field. Read after every step reader."""
+        if self.assisted:
+            return
+        for ti in range(1, len(self.turns)):
+            before, turn = self.turns[ti - 1], self.turns[ti]
+            who = self._WHO_DOES.search(before.sentences[-1]) if before.sentences else None
+            if (who is None or before.who == turn.who or not turn.sentences
+                    or not re.match(r"me\b", turn.sentences[0], re.IGNORECASE)
+                    or self.cues.placed.get((ti, 0)) not in (None, "action_items", "next_steps")):
+                continue
+            verb = _task_verb(who.group("verb"))
+            rest = who.group("rest").strip()
+            if (verb not in _TAKEN_ON or len(_content(rest)) < 2
+                    or re.match(r"(?:it|that|this|them|those|these)\b", rest, re.IGNORECASE)):
+                continue
+            self.put((ti, 0), "action_items", f"{turn.who}: " + _stop(clean(f"{verb.capitalize()} {rest}")))
+
     _WHY_ASIDE = re.compile(
         r"[;,]\s+(?=(?:my|our|his|her|their|it|it's|its|they|they're|they've|she|she's|he|he's|we|we're|we've|"
         r"i|i'm|i've|i'd|you|there|there's|this|that|that's|those|these|nobody|no\s+one|none|nothing|the)\s)"
@@ -6463,6 +6533,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reason_bidding()
     reader.reason_method()
     reader.someone_step_decided()
+    reader.step_handed_on()
+    reader.me_for_task()
     reader.problem_no_reason()
     reader.decided_so_not()
     reader.no_decision_no_reason()
