@@ -3227,15 +3227,15 @@ class _Reader:
         sentence model placed most: session 46, dec46b: over every development set 49 wrong out
         and 5 right lost by default, 6 wrong out and 1 right lost patterns alone). An opening
         that proposes stays: a question ("Should we submit the Parquet migration story?"), a
-        proposal or a choice
-        (:data:`_PROPOSAL`, :data:`_CHOICE`, "My proposal: …", "I'd put it behind a flag…"), a
+        proposal or a choice (:data:`_PROPOSAL`, :data:`_CHOICE`, "My proposal: …", "I'd put it
+        behind a flag…"), a
         sentence led by "we / I'll / let's" (:data:`_DECISION_LEAD`: "For the launch we go with
         a single region"), a wish ("I'd like the Rutter Magnificat…"); so does an opening of one
         sentence, the whole of what is put to the others ("The nightly export moves to the read
         replica." — "Agreed.": a proposal said as a fact, an older test's): only an opening of
         several sentences sets out a situation beside what it asks. Read after the decision
         readers, so the sentence model's training rows do not move."""
-        if len(self.turns[0].sentences) < 2:
+        if not self.turns or len(self.turns[0].sentences) < 2:
             return
         for where, name in list(self.cues.placed.items()):
             if name != "decisions" or where[0]:
