@@ -3243,6 +3243,45 @@ class _Reader:
                 if self._said_stems(m.group("what")) & before:
                     self.decide((ti, si), said)
 
+    _OPENING_PROPOSES = re.compile(
+        r"\b(?:i\s+want|i'?d\s+like|i\s+would\s+like|we\s+want|we'?d\s+like|suggest\w*|propos\w*)\b", re.IGNORECASE)
+    """The opening proposing in words a report does not use ("I want to move the C++ libraries to
+    CMake…", "I've suggested we move practice…", "Proposed route: …") (:meth:`opening_report`)."""
+    _OPENING_LEAD = re.compile(r"^(?:(?:so|right|ok(?:ay)?|well|hi|hey|morning)[,.!]?\s+)*", re.IGNORECASE)
+    """A word the opening may start on before what it says ("Right, open day at the station…")."""
+
+    def opening_report(self) -> None:
+        """A decision read in the conversation's opening turn that proposes nothing is the
+        situation the conversation starts from, not what it decides: a report ("Security report
+        came in at 09:10: the bucket … is listing publicly.", "Pick rates in zone B dropped to 95
+        lines an hour…", "Prices change from the till system, no more printing…"), a date or a
+        fact ("focus call for Arcadia is thursday 10am.", "Swimming lessons move to Tuesdays 5pm…
+        from January."), an offer heard of ("Uncle Frank offered to do a barbecue."), a past
+        agreement the conversation revisits ("In March we agreed to split the monorepo…"). Nobody
+        has answered yet, so nothing is agreed now. Taken out, whichever reader placed it (the
+        sentence model placed most: session 46, dec46b: over every development set 49 wrong out
+        and 5 right lost by default, 6 wrong out and 1 right lost patterns alone). An opening
+        that proposes stays: a question ("Should we submit the Parquet migration story?"), a
+        proposal or a choice (:data:`_PROPOSAL`, :data:`_CHOICE`, "My proposal: …", "I'd put it
+        behind a flag…"), a
+        sentence led by "we / I'll / let's" (:data:`_DECISION_LEAD`: "For the launch we go with
+        a single region"), a wish ("I'd like the Rutter Magnificat…"); so does an opening of one
+        sentence, the whole of what is put to the others ("The nightly export moves to the read
+        replica." — "Agreed.": a proposal said as a fact, an older test's): only an opening of
+        several sentences sets out a situation beside what it asks. Read after the decision
+        readers, so the sentence model's training rows do not move."""
+        if not self.turns or len(self.turns[0].sentences) < 2:
+            return
+        for where, name in list(self.cues.placed.items()):
+            if name != "decisions" or where[0]:
+                continue
+            said = self.turns[0].sentences[where[1]].strip()
+            bare = said[self._OPENING_LEAD.match(said).end():]  # type: ignore[union-attr]
+            if (said.endswith("?") or _PROPOSAL.search(said) or _CHOICE.search(said)
+                    or _DECISION_LEAD.match(bare) or self._OPENING_PROPOSES.search(said)):
+                continue
+            self.put(where, "decisions", "")
+
     def it_is_taken(self) -> None:
         """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
         is.", "Yeah, polling it is.") is written as the thing chosen, in the words of the
@@ -6518,6 +6557,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.my_choice_dated()
     reader.echoed_yes()
     reader.agreed_directive()
+    reader.opening_report()
     reader.it_is_taken()
     reader.that_taken()
     reader.options_named()
