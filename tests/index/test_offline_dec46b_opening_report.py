@@ -20,6 +20,18 @@ def test_a_report_in_the_opening_is_no_decision():
     assert any("old tape guns back" in d for d in summary.decisions), summary.decisions
 
 
+def test_a_report_taken_out_of_the_decisions_stays_a_fact():
+    # the situation is still told: a fact of what happened, as a narrated decision is (session 17)
+    said = ("Alys: Pick rates at the packing bench dropped to 60 boxes an hour since the new tape guns came. "
+            "What do we do?",
+            "Bryn: The old guns were quicker.",
+            "Alys: Then let's bring the old tape guns back on Monday.")
+    summary, extraction = offline_summary(*said, model="shipped")
+    assert not any("pick rates" in d.lower() for d in summary.decisions), summary.decisions
+    facts = {(f.predicate, f.object) for f in extraction.facts}
+    assert any(p == "did" and "pick rates" in o.lower() for p, o in facts), facts
+
+
 @pytest.mark.parametrize("model", ["shipped", None])
 def test_a_past_agreement_opening_the_conversation_is_not_what_it_decides(model):
     summary, _ = offline_summary(

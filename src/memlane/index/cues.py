@@ -3280,6 +3280,9 @@ class _Reader:
             if (said.endswith("?") or _PROPOSAL.search(said) or _CHOICE.search(said)
                     or _DECISION_LEAD.match(bare) or self._OPENING_PROPOSES.search(said)):
                 continue
+            # the situation told is still a fact of the conversation, as a narrated one is
+            self.cues.narrated.append(self.text[where])
+            self.cues.turn_of.setdefault(self.text[where], where[0])
             self.put(where, "decisions", "")
 
     def it_is_taken(self) -> None:
