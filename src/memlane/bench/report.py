@@ -279,7 +279,9 @@ def _plot_recall(summary: Mapping[str, Any], level: str, path: Path) -> bool:
     for ax in list(axes.flat)[len(groups) :]:
         ax.set_visible(False)
     axes.flat[0].set_ylabel(f"{level} recall@k")
-    axes.flat[0].legend(fontsize=7)
+    # a place named, never matplotlib's default search for the "best" one: that search warns when it
+    # takes over a second, which on a loaded machine made a bench run's report fail (session 46)
+    axes.flat[0].legend(fontsize=7, loc="lower right")
     fig.suptitle(f"{summary['dataset']}: {level} recall@k (solid: recall_all, dashed: recall_any)")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -302,7 +304,7 @@ def _plot_latency(latencies: Mapping[str, Sequence[float]], path: Path) -> bool:
     ax.set_xlabel("latency per query (ms)")
     ax.set_ylabel("queries")
     ax.set_title("memlane: search() call; baselines: whole per-query ranking")
-    ax.legend()
+    ax.legend(loc="upper right")  # a place named: see _plot_recall
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
