@@ -920,6 +920,11 @@ def _ing_base(word: str) -> str:
     return _base_form(stem + "ed")
 
 
+_VERB_ON_PRONOUN = re.compile(r"\w+\s+(?:it|that|this|them)\b", re.IGNORECASE)
+"""A task whose verb's object is a pronoun ("book that", "set it up"): what it stands for was said
+before, so the task does not say what on its own (the step readers pass it over)."""
+
+
 def _task_verb(word: str) -> str:
     """The base form of a task's verb as a question asks it ("bringing" -> "bring", "fixes" -> "fix",
     "sets" -> "set", "carries" -> "carry")."""
@@ -1575,6 +1580,13 @@ class _Reader:
         self.cues.placed[where] = fieldname
         self.cues.turn_of.setdefault(text, where[0])
         self.text[where] = text
+
+    def narrate(self, where: tuple[int, int]) -> None:
+        """Take the decision at ``where`` out, keeping what it tells as narrated: a fact of what
+        happened ("did …", not "decided …"), as the offline backend's facts read ``narrated``."""
+        self.cues.narrated.append(self.text[where])
+        self.cues.turn_of.setdefault(self.text[where], where[0])
+        self.put(where, "decisions", "")
 
     def decide(self, where: tuple[int, int], sentence: str) -> None:
         """A decision, with a "because / since" clause split off as its rationale, a
@@ -2244,7 +2256,7 @@ class _Reader:
         if some is None and ("someone" in s or "somebody" in s) and (at := _SOMEONE_AFTER.search(s)):
             some = _SOMEONE.match(s[at.end():])  # "…, and someone has to ring those customers today"
             some = (some if some and some.group(1).lower() != "i" and len(_content(some.group(2))) >= 3
-                    and not re.match(r"\w+\s+(?:it|that|this|them)\b", some.group(2), re.IGNORECASE) else None)
+                    and not _VERB_ON_PRONOUN.match(some.group(2)) else None)
             # (not "And the campsite at Hay, someone needs to book that": what "that" is went before)
         if (some and not _UNSETTLED.search(some.group(2))
                 and not (self.assisted and ti == self.opening and _OPENING_NEED.search(s))):  # (the problem brought)
@@ -2760,9 +2772,7 @@ class _Reader:
         for where in decided:
             s = self.turns[where[0]].sentences[where[1]]
             if _NARRATED.match(s) and not _SO_WE.search(s):
-                self.cues.narrated.append(self.text[where])
-                self.cues.turn_of.setdefault(self.text[where], where[0])
-                self.put(where, "decisions", "")
+                self.narrate(where)
             elif (_DEFERS.search(s) or _FRAME.search(s) or _ALTERNATIVE.match(s) or _NOT_SETTLED.search(s)
                   or _JOKE.search(s) or _asks_which(s) or _NOT_CHOSEN.search(s) or _lays_out(s)
                   or (_REMARKED.match(s) and not _DECISION.search(s)) or _ASKED_BACK.match(s)) or (
@@ -3280,10 +3290,7 @@ class _Reader:
             if (said.endswith("?") or _PROPOSAL.search(said) or _CHOICE.search(said)
                     or _DECISION_LEAD.match(bare) or self._OPENING_PROPOSES.search(said)):
                 continue
-            # the situation told is still a fact of the conversation, as a narrated one is
-            self.cues.narrated.append(self.text[where])
-            self.cues.turn_of.setdefault(self.text[where], where[0])
-            self.put(where, "decisions", "")
+            self.narrate(where)  # the situation told is still a fact of the conversation
 
     def it_is_taken(self) -> None:
         """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
@@ -5577,7 +5584,7 @@ class _Reader:
                     continue
                 task, comma, _why = some.group(2).partition(", ")
                 if (not comma or _UNSETTLED.search(task) or len(_content(task)) < 3
-                        or re.match(r"\w+\s+(?:it|that|this|them)\b", task, re.IGNORECASE)):
+                        or _VERB_ON_PRONOUN.match(task)):
                     continue
                 self.put((ti, si), "next_steps", _stop(clean(task)))
 
@@ -5599,7 +5606,7 @@ class _Reader:
                 continue
             task = some.group(2).partition(", ")[0]
             if (not _UNSETTLED.search(task) and len(_content(task)) >= 3
-                    and not re.match(r"\w+\s+(?:it|that|this|them)\b", task, re.IGNORECASE)):
+                    and not _VERB_ON_PRONOUN.match(task)):
                 self.put(where, "next_steps", _stop(clean(task)))
 
     _HANDED_ON = re.compile(r",\s+(?:and\s+)?(?P<who>[A-Z][a-z]+)\s+(?:can|will|'ll|is going to)\s+(?P<verb>[a-z]+)\b")
@@ -5627,7 +5634,7 @@ class _Reader:
             who, first, second = handed.group("who"), said[: handed.start()], said[handed.start("verb"):]
             if (who.lower() in _NOT_PERSON or who == self.turns[ti].who or handed.group("verb").lower() not in _TAKEN_ON
                     or _COMMIT.search(first) is None or len(_content(second)) < 3
-                    or re.match(r"\w+\s+(?:it|that|this|them)\b", second, re.IGNORECASE)):
+                    or _VERB_ON_PRONOUN.match(second)):
                 continue
             self.put((ti, si), fieldname, text[: len(text) - len(said)] + _stop(clean(first)))
             self.cues.action_items.append(f"{who}: " + _stop(clean(second[:1].upper() + second[1:])))
