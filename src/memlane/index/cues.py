@@ -4550,6 +4550,38 @@ class _Reader:
         one, on 3 sets, both ways. Read after every reason reader."""
         self._drop_reasons(lambda r: self._METHOD.match(r) is not None)
 
+    _LISTED = re.compile(r":\s+[^,]+,[^,]+,")
+    """A colon opening a list of three or more parts ("Three options: accounts, repairs, everything else.",
+    "Accordions are described by bass buttons: 48, 72, 96, 120."): :meth:`reason_listed`."""
+
+    def reason_listed(self) -> None:
+        """A rationale whose colon opens a list of three or more parts is taken out, by whichever reader
+        placed it (rn47): the list sets out the options, the items or the facts of the case ("Options:
+        raise US prices, or flat £9.95 shipping …, or stop shipping to the US", "College: Tuesdays 6-8pm,
+        24 weeks, £420 including the exam, …", "Ones that like constant humidity and stay small:
+        fittonia, small ferns …, and Pilea glauca."), what the choice is made among, not why it was
+        made. Over the development sets the sentence model and the patterns wrote 33 such sentences as
+        the rationale by default, 1 of them labelled one, on 21 sets. Read after every reason reader."""
+        self._drop_reasons(lambda r: self._LISTED.search(r) is not None)
+
+    _OPTIONS_NAMED = re.compile(
+        r"^\W*(?:(?:the|our|my|your|two|three|four|both|other|main)\s+|[\w']+'s\s+)*(?:options?|choices|candidates)"
+        r"\s*(?:are\b|is\b|were\b|:)", re.IGNORECASE)
+    """A sentence opening on the options it names ("Options are Jump Nation, £14 a head, or the scout hut…",
+    "Two candidates: …", "Marketing's option is pausing trade shows…"): :meth:`reason_options`."""
+
+    def reason_options(self) -> None:
+        """A rationale opening on the options it names is taken out, by whichever reader placed it
+        (rn47): "Options are moving sports day to the 24th or running it without Year 6 …", "Two
+        candidates: the CSV importer …, or rewriting the internal status page." put what the choice is
+        made among, not why it was made; the kin of :meth:`reason_alternative`'s "Or …" and of
+        :meth:`reason_listed`, which takes out the options listed after a colon. Not "the alternative
+        is X, but …": its "but" clause says why X was not chosen (a labelled reason once in three). Over
+        the development sets the sentence model and the patterns wrote 7 such sentences as the rationale
+        by default, none labelled one, on 7 sets, 3 of them lists :meth:`reason_listed` takes out.
+        Read after every reason reader."""
+        self._drop_reasons(lambda r: self._OPTIONS_NAMED.match(r) is not None)
+
     _SAID_AS_REASON = re.compile(_RATIONALE.pattern + r"|\bso\b", re.IGNORECASE)
     """A reason said as one, "because / since / so that" or a plain "so" ("only render and package need the
     textures, so skip smudge on the other 12"): :meth:`reason_user_last_undecided` and :meth:`reason_bidding`
@@ -6585,6 +6617,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.someone_step_decided()
     reader.step_handed_on()
     reader.me_for_task()
+    reader.reason_listed()
+    reader.reason_options()
     reader.problem_no_reason()
     reader.decided_so_not()
     reader.no_decision_no_reason()
