@@ -3292,6 +3292,45 @@ class _Reader:
                 continue
             self.narrate(where)  # the situation told is still a fact of the conversation
 
+    _AND_WE_DO = re.compile(
+        r"^(?P<first>.+?),\s+and\s+(?P<rest>(?:we|I)\s+(?P<verb>[a-z]+)\b.+)$", re.IGNORECASE)
+    """A decision that goes on ", and we / I <verb> …" after its choice ("AWS Textract, London
+    region, for everyone, and we drop Tesseract.") (:meth:`choice_and_we_do`)."""
+    _NOT_A_DOING = frozenset(
+        "can could should would might must may need needs have had has were are was will won't can't "
+        "don't didn't do did think guess hope know come circle get return revisit wait see park hold "
+        "sleep decide review discuss talk tell ask check".split())
+    """A second clause that is no choice made: a modal or an auxiliary ("and we can …", "and we
+    were …"), a thought ("and I think …"), a deferral ("and we revisit in a quarter", "and we
+    decide on Friday"), or telling or asking someone (:meth:`choice_and_we_do`)."""
+
+    def choice_and_we_do(self) -> None:
+        """A decision written as a choice, then ", and we / I <verb> …" ("Skills day first, Ben
+        Lomond after, and we hire the crampons for now rather than buy.", "50 large, and we put the
+        cheese straws in instead of chutney for the last ten.", "Vienna, Ljubljana, …, Sarajevo,
+        and I fly home from Sarajevo"): two decisions said in one sentence, the second with its
+        own subject and verb. Written as one, the pair matches neither of what was settled, each
+        too few of its words; written as two, each is itself. Not a second clause that defers,
+        tells or asks someone, or only thinks or can (:attr:`_NOT_A_DOING`). What a terse choice was
+        written with (" — " and the sentence it settles) stays with the first part. Read after the
+        decision readers and :meth:`opening_report`, on what they placed, so the sentence
+        model's training rows do not move (session 47, dec47)."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "decisions":
+                continue
+            main, dash, settled = self.text[where].partition(" — ")
+            m = self._AND_WE_DO.match(main.rstrip(" ."))
+            if (m is None or m.group("verb").lower() in self._NOT_A_DOING
+                    or not _content(m.group("first")) or len(_content(m.group("rest"))) < 2):
+                continue
+            rest = _stop(clean(m.group("rest")))
+            first = f"{m.group('first')}{dash}{settled}" if dash else _stop(clean(m.group("first")))
+            at = self.cues.decisions.index(self.text[where])  # both in the place the sentence was said
+            self.cues.decisions[at:at + 1] = [first] if rest in self.cues.decisions else [first, rest]
+            self.text[where] = first
+            for text in (first, rest):
+                self.cues.turn_of.setdefault(text, where[0])
+
     def it_is_taken(self) -> None:
         """A decision said as a terse "<X> it is" ("Then single titles it is.", "ok. 15th it
         is.", "Yeah, polling it is.") is written as the thing chosen, in the words of the
@@ -6568,6 +6607,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.echoed_yes()
     reader.agreed_directive()
     reader.opening_report()
+    reader.choice_and_we_do()
     reader.it_is_taken()
     reader.that_taken()
     reader.options_named()
