@@ -3312,9 +3312,12 @@ class _Reader:
         own subject and verb. Written as one, the pair matches neither of what was settled, each
         too few of its words; written as two, each is itself. Not a second clause that defers,
         tells or asks someone, or only thinks or can (:attr:`_NOT_A_DOING`). What a terse choice was
-        written with (" — " and the sentence it settles) stays with the first part. Read after the
-        decision readers and :meth:`opening_report`, on what they placed, so the sentence
-        model's training rows do not move (session 47, dec47)."""
+        written with (" — " and the sentence it settles) stays with the first part.
+        :meth:`two_choices` splits ", and" only when each part has three content words, and runs
+        before the later decision readers. Over every development set +9 labels found and 1 wrong
+        fewer by default, +7 / 0 patterns alone, on 8 sets. Read after the decision readers and
+        :meth:`opening_report`, on what they placed, so the sentence model's training rows do not
+        move (session 47, dec47)."""
         for where, name in list(self.cues.placed.items()):
             if name != "decisions":
                 continue
@@ -3343,15 +3346,15 @@ class _Reader:
         "Fine, but only if we get the extra six pickers…", "Fine, 50, but only for 30 days and
         only between 5 and 8am.") is the decision, placed nowhere or as rationale: the agreement
         settles, "but only" says on what terms, and the terms are what the others then act on.
-        Over every development set the form lies among people 4 times, each a labelled decision
-        (heldout7, 11, train1, train4); with the assistant it is the user's condition on advice
-        ("Fine, but only if I can still cancel…"), and is not read. A sentence with a subject
-        before "but only" ("They can try a recall…, but only for…") reports, and is not read.
-        Read after the decision readers, so the sentence model's training rows do not move
-        (session 47, dec47). Only in answer to a question or a proposal of the turn just before
-        ("Could we give them 50 for now?", "I want it in Wednesday and Thursday."): after a
-        statement ("that's fine by me honestly") the agreement settles nothing put to it.
-        Written as the terms ("Only with a five-year term…"), the agreement dropped."""
+        Written as the terms ("Only with a five-year term…"), the agreement dropped. Only in
+        answer to a question or a proposal of the turn just before ("Could we give them 50 for
+        now?", "I want it in Wednesday and Thursday."): after a statement ("that's fine by me
+        honestly") the agreement settles nothing put to it. With the assistant it is the user's
+        condition on advice ("Fine, but only if I can still cancel…"), and is not read; a sentence
+        with a subject before "but only" ("They can try a recall…, but only for…") reports. Over
+        every development set 4 labels found and none wrong, both ways (heldout7, 11, train1,
+        train4). Read after the decision readers, so the sentence model's training rows do not
+        move (session 47, dec47)."""
         if self.assisted:
             return
         for ti, turn in enumerate(self.turns):
