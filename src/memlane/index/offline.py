@@ -985,6 +985,11 @@ of Unicode", "'admin' in Cyrillic", "no Wi-Fi in the hall", "a mix of CSS classe
 of thing as :data:`_GENERIC`'s acronyms are ("JSON", "USB", "HTTP"), no thing of the conversation's;
 no labelled set names one an entity (every development set: 15 written on 13 sets, none labelled; "GraphQL",
 labelled once in two, left) (session 46)."""
+_UNITS = frozenset("KB MB GB TB KiB MiB GiB TiB Hz kHz MHz GHz".split())
+"""Units of a size in bytes and of a frequency ("256 MiB of memory", "a 2.4 GHz chip", "MB of RAM"): a
+measure, no name, alone or opening a capitalised phrase ("MB of RAM", "MB POST"); on every development
+set 6 written on 5 sets (dev, heldout11, 18, 34, 42), none labelled (dev's "GB 402" is a VAT number's
+start, no name either); "Archery GB" ends on one and stays (session 47)."""
 _KINDS_AFTER = frozenset("SIM SDK URI URIs URL URLs CLI APK SKU API APIs UI PR PRs".split())
 """Acronyms of a thing a product or a person has, ending a capitalised phrase after the name
 ("Giffgaff SIM", "Flagsmith's SDK", "Femi's PR", "GraphQL API"): no part of the name (session 13);
@@ -2155,6 +2160,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Needs to go through Legal", "Sales will scream": a team by its work (session 19)
     if name in _GENERIC or name in _STANDARDS or name in _BUILD_FILES or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
         return name, None, False
+    if words and words[0] in _UNITS:
+        return name, None, False  # "MiB", "GHz", "MB of RAM": a unit of measure (session 47)
     if len(words) > 1 and (name in _TAXES or (words[-1] in _SCHEME_KINDS and all(
             is_english_word(w.lower()) for w in words[:-1]))):
         return name, None, False  # "Self Assessment", "Council Tax", "Lawful Development Certificate": a kind
