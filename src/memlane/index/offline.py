@@ -332,6 +332,27 @@ _DOTFILE_CHARS = bytes(97 if 97 <= b <= 122 else 46 if b == 46 else 32 if (chr(b
 quote or an opening bracket, and "#" for anything else."""
 
 
+_FOLDER = re.compile(r"(?:(?<=[\s\"'(])|^)[a-z][a-z0-9_.-]{2,}/(?=[\s,.;:!?)\"']|$)(?!\s+branch)")
+"""A folder named alone with its closing slash, in small letters, after a blank, a quote or a bracket
+("the runbook goes under runbooks/", "a couple of .bat scripts in tools/", "start with billing/"): the
+slash says a place in the repository, not a word; not a prefix of branches' names ("release/
+branches"), nor a path's first part ("src/app.py", read by the path kinds) (session 47; on every
+development set 4 labelled of 6 such folders, on 4 sets; the 2 not, "backend/", "build/", are
+folders as well)."""
+
+
+def _folders(text: str) -> Iterator[str]:
+    """:data:`_FOLDER`'s matches outside code quoted in backticks, where a slash parts a program's
+    words ("`sed -i 's/const enum/enum/'`"), no folder."""
+    for m in _FOLDER.finditer(text):
+        if text.count("`", 0, m.start()) % 2 == 0:
+            yield m.group(0)
+
+
+_FOLDER_ENDS = ("/ ", "/,", "/.", "/;", "/:", "/)", "/!", "/?", "/'", '/"')
+"""What follows the slash of every :data:`_FOLDER` match but at the text's end (a cheap test first)."""
+
+
 def _may_hold_dotfile(text: str) -> bool:
     """Whether :data:`_DOTFILE` may find a dotfile in ``text``: plain ASCII text where no dot
     and a small letter follow a blank, a quote, a bracket or the start (found by a byte
@@ -888,6 +909,8 @@ def _references(text: str) -> Iterator[str]:
             yield from _DOTFILE.findall(text)
         if "*/" in text:
             yield from _GLOB_FILE.findall(text)
+    if "/" in text and (text.endswith("/") or any(map(text.__contains__, _FOLDER_ENDS))):  # session 47's kind
+        yield from _folders(text)
     if " > " in text or " › " in text:  # session 16's kinds: turns only
         yield from _MENU.findall(text)
     if " #" in text:
