@@ -32,6 +32,36 @@ def test_a_slash_after_a_word_that_is_no_folder_is_no_folder_reference(text):
     assert not folders, list(_references(text))
 
 
+DOTFILE = st.from_regex(r"[a-z][a-z0-9]{1,8}(?:-[a-z0-9]{1,8}){1,3}", fullmatch=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=DOTFILE, after=st.sampled_from([" file keeps it.", " files.", ".", ", then commit."]))
+def test_every_dotfile_whose_name_holds_a_hyphen_is_a_reference_even_before_file(name, after):
+    text = f"Put the hashes in a .{name}{after}"
+    assert f".{name}" in {r.rstrip(".,;:") for r in _references(text)}, (text, list(_references(text)))
+
+
+@pytest.mark.parametrize(("text", "dotfile"), [
+    ("Sunita sets DB_PORT=5433 in her .env.", ".env"),
+    ("Are the old credentials still in staging's .env or in CI?", ".env"),
+    ("Keep the default keys rather than copying someone's .tmux.conf.", ".tmux.conf"),
+])
+def test_env_and_a_dotfile_with_an_extension_are_references(text, dotfile):
+    assert dotfile in {r.rstrip(".,;:") for r in _references(text)}, list(_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "A .env file with the key ended up in the zip.",  # a kind of file
+    "We want off .env files for good.",
+    "Export it as .csv and send it.",  # an extension
+    "Then call .sum on the column.",  # a method
+    "Add the hook to your .bash_profile.d now",  # one letter after the dot: no extension
+])
+def test_an_env_file_an_extension_or_a_method_is_no_dotfile_reference(text):
+    assert not {r for r in _references(text) if r.startswith(".")}, list(_references(text))
+
+
 @pytest.mark.parametrize("model", [None, "shipped"])
 def test_the_folder_is_a_reference_of_the_summary(model):
     summary, _ = offline_summary(
