@@ -40,3 +40,27 @@ def test_a_name_ending_on_a_unit_stays_a_name(model):
 def test_every_phrase_opening_on_a_unit_names_nothing(unit, rest):
     name, kind, _ = _name_of(" ".join([unit, *rest]))
     assert kind is None, (name, kind)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_http_header_is_no_entity(model):
+    names = offline_names(
+        "Priya: The shop in Tallinn still serves the old bundle. Cache-Control is missing on the HTML, Bartek says.",
+        "Oskar: And the robots header, X-Robots-Tag, blocks Googlebot on staging only. Retry-After is fine.",
+        model=model,
+    )
+    assert {"Tallinn", "Bartek"} <= names, names
+    assert not {"Cache-Control", "X-Robots-Tag", "Retry-After"} & names, names
+
+
+@pytest.mark.parametrize("name", ["X-Trail", "Keepsake", "Setlist", "Content"])
+def test_a_name_shaped_near_a_header_stays_a_name(name):
+    assert _name_of(name)[1] == "name", _name_of(name)
+
+
+@settings(max_examples=40, deadline=None)
+@given(first=st.sampled_from(["Cache", "Content", "Accept", "User", "Set", "If", "Last", "Keep"]),
+       parts=st.lists(st.from_regex(r"[A-Z][a-z]{1,9}", fullmatch=True), min_size=1, max_size=3))
+def test_every_standard_header_name_names_nothing(first, parts):
+    name = "-".join([first, *parts])
+    assert _name_of(name)[1] is None, _name_of(name)

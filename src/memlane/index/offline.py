@@ -1020,6 +1020,12 @@ _UNITS = frozenset("KB MB GB TB KiB MiB GiB TiB Hz kHz MHz GHz".split())
 measure, no name, alone or opening a capitalised phrase ("MB of RAM", "MB POST"); on every development
 set 6 written on 5 sets (dev, heldout11, 18, 34, 42), none labelled (dev's "GB 402" is a VAT number's
 start, no name either); "Archery GB" ends on one and stays (session 47)."""
+_HEADER = re.compile(r"X(?:-[A-Z][a-z]*){2,}|(?:Cache|Content|Retry|Set|If|Last|User|Accept|Access|Strict|Transfer|Keep"
+                     r"|Referrer|Proxy|WWW)(?:-[A-Z][a-z]*)+")
+"""An HTTP header's name ("Cache-Control", "Retry-After", "X-Robots-Tag", "Access-Control-Allow"): a
+field every response may carry, no name of the conversation's; on every development set 6 written as
+entities on 6 sets (heldout12, 14, 22, 27, 32, 42), none labelled one (heldout12's "X-Geo-Country" is a
+labelled reference). "X-" takes two parts after it: "X-Trail" is a car (session 47)."""
 _KINDS_AFTER = frozenset("SIM SDK URI URIs URL URLs CLI APK SKU API APIs UI PR PRs".split())
 """Acronyms of a thing a product or a person has, ending a capitalised phrase after the name
 ("Giffgaff SIM", "Flagsmith's SDK", "Femi's PR", "GraphQL API"): no part of the name (session 13);
@@ -2192,6 +2198,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False
     if words and words[0] in _UNITS:
         return name, None, False  # "MiB", "GHz", "MB of RAM": a unit of measure (session 47)
+    if _HEADER.fullmatch(name):
+        return name, None, False  # "Cache-Control", "X-Robots-Tag": an HTTP header's name (session 47)
     if len(words) > 1 and (name in _TAXES or (words[-1] in _SCHEME_KINDS and all(
             is_english_word(w.lower()) for w in words[:-1]))):
         return name, None, False  # "Self Assessment", "Council Tax", "Lawful Development Certificate": a kind
