@@ -174,6 +174,7 @@ def test_references_are_what_each_pattern_finds_in_the_whole_text() -> None:
             whole |= set(offline._KIND_NUMBER.findall(text))  # session 26
             whole |= {r for p in (offline._NAMED_RESOURCE, offline._SHOWN_CODE, offline._DEPLOYED, offline._OWN_CALL)
                       for r in p.findall(text)}  # session 40
+            whole |= set(offline._DOTFILE_MORE.findall(text)) | set(offline._folders(text))  # session 47
         assert set(offline._references(text)) == whole, text
         found += len(whole)
     assert found > 20

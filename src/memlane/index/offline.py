@@ -332,6 +332,33 @@ _DOTFILE_CHARS = bytes(97 if 97 <= b <= 122 else 46 if b == 46 else 32 if (chr(b
 quote or an opening bracket, and "#" for anything else."""
 
 
+_DOTFILE_MORE = re.compile(r"(?:(?<=[\s\"'`(])|^)\.(?:env(?!\s+files?\b)|[a-z][a-z0-9_]*(?:-[a-z0-9_]+)+"
+                           r"|[a-z][a-z0-9_-]+\.[a-z]{2,5})(?=[\s,;:!?)\"'`]|\.(?:\s|$)|$)")
+"""The dotfiles :data:`_DOTFILE` leaves: ".env" (three letters, as an extension's), one with a dot of
+its own (".tmux.conf"), and one whose name holds a hyphen before "file" (".git-blame-ignore-revs
+file"), which no extension has; ".env file(s)", a kind of file, left (session 47; on every development
+set 4 labelled of 4 such dotfiles, on 4 sets)."""
+_FOLDER = re.compile(r"(?:(?<=[\s\"'(])|^)[a-z][a-z0-9_.-]{2,}/(?=[\s,.;:!?)\"']|$)(?!\s+branch)")
+"""A folder named alone with its closing slash, in small letters, after a blank, a quote or a bracket
+("the runbook goes under runbooks/", "a couple of .bat scripts in tools/", "start with billing/"): the
+slash says a place in the repository, not a word; not a prefix of branches' names ("release/
+branches"), nor a path's first part ("src/app.py", read by the path kinds) (session 47; on every
+development set 4 labelled of 6 such folders, on 4 sets; the 2 not, "backend/", "build/", are
+folders as well)."""
+
+
+def _folders(text: str) -> Iterator[str]:
+    """:data:`_FOLDER`'s matches outside code quoted in backticks, where a slash parts a program's
+    words ("`sed -i 's/const enum/enum/'`"), no folder."""
+    for m in _FOLDER.finditer(text):
+        if text.count("`", 0, m.start()) % 2 == 0:
+            yield m.group(0)
+
+
+_FOLDER_ENDS = ("/ ", "/,", "/.", "/;", "/:", "/)", "/!", "/?", "/'", '/"')
+"""What follows the slash of every :data:`_FOLDER` match but at the text's end (a cheap test first)."""
+
+
 def _may_hold_dotfile(text: str) -> bool:
     """Whether :data:`_DOTFILE` may find a dotfile in ``text``: plain ASCII text where no dot
     and a small letter follow a blank, a quote, a bracket or the start (found by a byte
@@ -886,8 +913,11 @@ def _references(text: str) -> Iterator[str]:
     if "." in text:  # session 22's kind: turns only
         if _may_hold_dotfile(text):
             yield from _DOTFILE.findall(text)
+            yield from _DOTFILE_MORE.findall(text)  # session 47's kind
         if "*/" in text:
             yield from _GLOB_FILE.findall(text)
+    if "/" in text and (text.endswith("/") or any(map(text.__contains__, _FOLDER_ENDS))):  # session 47's kind
+        yield from _folders(text)
     if " > " in text or " › " in text:  # session 16's kinds: turns only
         yield from _MENU.findall(text)
     if " #" in text:
@@ -985,6 +1015,17 @@ of Unicode", "'admin' in Cyrillic", "no Wi-Fi in the hall", "a mix of CSS classe
 of thing as :data:`_GENERIC`'s acronyms are ("JSON", "USB", "HTTP"), no thing of the conversation's;
 no labelled set names one an entity (every development set: 15 written on 13 sets, none labelled; "GraphQL",
 labelled once in two, left) (session 46)."""
+_UNITS = frozenset("KB MB GB TB KiB MiB GiB TiB Hz kHz MHz GHz".split())
+"""Units of a size in bytes and of a frequency ("256 MiB of memory", "a 2.4 GHz chip", "MB of RAM"): a
+measure, no name, alone or opening a capitalised phrase ("MB of RAM", "MB POST"); on every development
+set 6 written on 5 sets (dev, heldout11, 18, 34, 42), none labelled (dev's "GB 402" is a VAT number's
+start, no name either); "Archery GB" ends on one and stays (session 47)."""
+_HEADER = re.compile(r"X(?:-[A-Z][a-z]*){2,}|(?:Cache|Content|Retry|Set|If|Last|User|Accept|Access|Strict|Transfer|Keep"
+                     r"|Referrer|Proxy|WWW)(?:-[A-Z][a-z]*)+")
+"""An HTTP header's name ("Cache-Control", "Retry-After", "X-Robots-Tag", "Access-Control-Allow"): a
+field every response may carry, no name of the conversation's; on every development set 6 written as
+entities on 6 sets (heldout12, 14, 22, 27, 32, 42), none labelled one (heldout12's "X-Geo-Country" is a
+labelled reference). "X-" takes two parts after it: "X-Trail" is a car (session 47)."""
 _KINDS_AFTER = frozenset("SIM SDK URI URIs URL URLs CLI APK SKU API APIs UI PR PRs".split())
 """Acronyms of a thing a product or a person has, ending a capitalised phrase after the name
 ("Giffgaff SIM", "Flagsmith's SDK", "Femi's PR", "GraphQL API"): no part of the name (session 13);
@@ -2155,6 +2196,10 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Needs to go through Legal", "Sales will scream": a team by its work (session 19)
     if name in _GENERIC or name in _STANDARDS or name in _BUILD_FILES or (name[:1] == "Q" and name[1:] in ("1", "2", "3", "4")):
         return name, None, False
+    if words and words[0] in _UNITS:
+        return name, None, False  # "MiB", "GHz", "MB of RAM": a unit of measure (session 47)
+    if _HEADER.fullmatch(name):
+        return name, None, False  # "Cache-Control", "X-Robots-Tag": an HTTP header's name (session 47)
     if len(words) > 1 and (name in _TAXES or (words[-1] in _SCHEME_KINDS and all(
             is_english_word(w.lower()) for w in words[:-1]))):
         return name, None, False  # "Self Assessment", "Council Tax", "Lawful Development Certificate": a kind
