@@ -5397,7 +5397,7 @@ class _Reader:
                 if verb.endswith("ing") != (found.group("how").strip() != "will"):
                     continue  # ("Ravi is done", "Mum will sing")
                 verb = _ing_base(verb) if verb.endswith("ing") else verb
-                if (verb not in _TRANSITIVE_STEPS | {"do"} or who.lower() in _NOT_A_NAME | STOPWORDS
+                if (verb not in _DOER_VERBS or who.lower() in _NOT_A_DOER
                         or who.endswith("s") or _first_word(what) in _OBJECT_PRONOUNS or not self.named(who)):
                     continue
                 self.put((ti, si), "action_items", _owned(who, _stop(f"{verb.capitalize()} {_trim_clause(what)}")))
@@ -6194,6 +6194,11 @@ _SOMEONE_DOING = re.compile(r"(?:^|[,;:]\s+|\band\s+)(?P<who>" + NAME_WORD + r")
 doing the credit notes", "Mum will make the mithai") (:meth:`_Reader.someone_doing`): their
 "-ing" after "is" or "'s", their base form after "will"."""
 _OBJECT_PRONOUNS = frozenset("it them you me us him her this that these those".split())
+_DOER_VERBS = _TRANSITIVE_STEPS | {"do"}
+"""The verbs of :meth:`_Reader.someone_doing`'s steps, joined once: a set built for each
+sentence its pattern matches cost more than the test (session 47, perf47)."""
+_NOT_A_DOER = _NOT_A_NAME | STOPWORDS
+"""What :meth:`_Reader.someone_doing` takes for no one (a day, a month, a common word), joined once."""
 
 
 def _may_say_someone_doing(s: str) -> bool:
