@@ -61,3 +61,27 @@ def test_someone_doing_still_writes_a_named_persons_step_and_not_a_common_words(
                                  "Sophie: Fine by me.", model=None)
     owners = [a.split(":", 1)[0] for a in summary.action_items]
     assert "Ravi" in owners and "This" not in owners, summary.action_items
+
+
+UNKNOWN_PIECES = st.sampled_from(["I", "we", "We", "still", "don't", "dont", "really", "know", "KNOW", "not", "clear", "to me",
+                                  "do", "does", "anyone", "any one", "did", "ever", "figure", "worked", "out", "haven't",
+                                  "talked", "about", "yet", "whether", "WHETHER", "if", "If", "how", "what", "who", "when",
+                                  "where", "which", "why", "ıf", "Whıch", "the", "rota", "pays", ",", ".", "?", "and", "but",
+                                  "nobody knows", "who knows", "\t", "\n"])
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.lists(UNKNOWN_PIECES, max_size=14).map(" ".join))
+def test_the_unknown_gate_passes_every_sentence_its_patterns_match(s: str) -> None:
+    """``unknown`` searches :data:`cues._UNKNOWN` and :data:`cues._UNKNOWN_FRONTED` only where
+    :func:`cues._may_ask_unknown` passes: whatever the case and the script (the dotless ı, which
+    the case-blind patterns read as i, is not plain ASCII and always passes)."""
+    if cues._UNKNOWN.search(s) is not None or cues._UNKNOWN_FRONTED.match(s) is not None:
+        assert cues._may_ask_unknown(s)
+
+
+def test_what_nobody_knows_yet_is_still_an_open_question() -> None:
+    assert not cues._may_ask_unknown("I know the area well.")
+    summary, _ = offline_summary("Ana: The hall is booked for the quiz night.",
+                                 "Ben: We still don't know whether the caterer can do forty people.", model=None)
+    assert any("caterer" in q for q in summary.open_questions), summary.open_questions

@@ -1041,6 +1041,18 @@ _UNKNOWN = re.compile(
 know whether my contract counts as…", "Still not clear to me who pays for a replacement", "Do
 we know if Flagsmith's SDK even supports…?", "Did anyone ever figure out what the amulet
 does?", "We haven't talked at all about what happens to…"): the question it leaves (session 15)."""
+def _may_ask_unknown(s: str) -> bool:
+    """Whether ``s`` may match :data:`_UNKNOWN` or :data:`_UNKNOWN_FRONTED`: each holds its
+    question's word ("whether", "if", "how", "what", "who", "when", "where", "which", "why"), so plain
+    ASCII text holds "wh", "if" or "how" lower-cased (other text is searched). Over half the
+    sentences that reach :meth:`_Reader.unknown` hold none ("I know the area well.") and were
+    searched by both long patterns for nothing (session 47, perf47)."""
+    if not s.isascii():
+        return True
+    low = s.lower()
+    return "wh" in low or "if" in low or "how" in low
+
+
 _UNKNOWN_FRONTED = re.compile(
     r"^(?:(?:and|but|so|as for)[,]?\s+)?(?P<q>(?:whether|how|what|who|when|where|which|why)\b[^,;?]{6,90}?),\s+"
     r"(?:(?:i|we)\s+(?:(?:still|honestly|really|just|genuinely)\s+)?(?:don'?t|do not)\s+know|"
@@ -2359,8 +2371,8 @@ class _Reader:
         film it?" — "Also, we still don't know whether our customers are even on TikTok.").
         A "Do we know if…?" answered yes or no is not left open, nor one asked of the assistant,
         which answers it (session 15)."""
-        found = _UNKNOWN.search(s) or _UNKNOWN_FRONTED.match(s)  # (read() lets through only
-        # sentences holding their words)
+        found = (_UNKNOWN.search(s) or _UNKNOWN_FRONTED.match(s)) if _may_ask_unknown(s) else None
+        # (read() lets through only sentences holding their words)
         if found is None or len(_content(_as_unknown(found)) - _WH_WORDS) < 2:
             return False  # (what is open is said: not "I don't know where to start.")
         turn = self.turns[ti]
