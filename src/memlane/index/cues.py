@@ -1041,6 +1041,18 @@ _UNKNOWN = re.compile(
 know whether my contract counts as…", "Still not clear to me who pays for a replacement", "Do
 we know if Flagsmith's SDK even supports…?", "Did anyone ever figure out what the amulet
 does?", "We haven't talked at all about what happens to…"): the question it leaves (session 15)."""
+def _may_ask_unknown(s: str) -> bool:
+    """Whether ``s`` may match :data:`_UNKNOWN` or :data:`_UNKNOWN_FRONTED`: each holds its
+    question's word ("whether", "if", "how", "what", "who", "when", "where", "which", "why"), so plain
+    ASCII text holds "wh", "if" or "how" lower-cased (other text is searched). Over half the
+    sentences that reach :meth:`_Reader.unknown` hold none ("I know the area well.") and were
+    searched by both long patterns for nothing (session 47, perf47)."""
+    if not s.isascii():
+        return True
+    low = s.lower()
+    return "wh" in low or "if" in low or "how" in low
+
+
 _UNKNOWN_FRONTED = re.compile(
     r"^(?:(?:and|but|so|as for)[,]?\s+)?(?P<q>(?:whether|how|what|who|when|where|which|why)\b[^,;?]{6,90}?),\s+"
     r"(?:(?:i|we)\s+(?:(?:still|honestly|really|just|genuinely)\s+)?(?:don'?t|do not)\s+know|"
@@ -2359,8 +2371,8 @@ class _Reader:
         film it?" — "Also, we still don't know whether our customers are even on TikTok.").
         A "Do we know if…?" answered yes or no is not left open, nor one asked of the assistant,
         which answers it (session 15)."""
-        found = _UNKNOWN.search(s) or _UNKNOWN_FRONTED.match(s)  # (read() lets through only
-        # sentences holding their words)
+        found = (_UNKNOWN.search(s) or _UNKNOWN_FRONTED.match(s)) if _may_ask_unknown(s) else None
+        # (read() lets through only sentences holding their words)
         if found is None or len(_content(_as_unknown(found)) - _WH_WORDS) < 2:
             return False  # (what is open is said: not "I don't know where to start.")
         turn = self.turns[ti]
@@ -3162,6 +3174,19 @@ class _Reader:
     """A few words of what the speaker before said, then "yes" ("Two nets, yes.", "Per tenant,
     yes.", "Default keys, fine.") (:meth:`echoed_yes`)."""
 
+    @staticmethod
+    def _may_echo_yes(said: str) -> bool:
+        """Whether ``said`` may match :attr:`_ECHO_YES`: plain ASCII, blanks at either end apart,
+        must hold a comma and end on its word, one "." or "!" after it at most (other text is
+        searched). The pattern's lazy echo is tried at each of a sentence's characters up to a
+        comma: one sentence in 11,000 matches it (session 47, perf47)."""
+        if not said.isascii():
+            return True
+        end = said.strip().lower()
+        if end[-1:] in (".", "!"):
+            end = end[:-1]
+        return "," in end and end.endswith(("yes", "yeah", "yep", "fine", "agreed"))
+
     _ECHOED_WHY = re.compile(
         r",\s+(?:(?:and|but|before|as)\s+)?(?P<why>(?:(?:they|it|he|she|we)\s+(?!to\b)[a-z']+|"
         r"the\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:[a-z]+s|is|are|was|were|will|won't|can|can't|would)\b)[^,;]*)$",
@@ -3191,7 +3216,7 @@ class _Reader:
             if turn.role == "assistant" or before.who == turn.who:
                 continue
             for si, said in enumerate(turn.sentences):
-                m = self._ECHO_YES.match(said.strip())
+                m = self._ECHO_YES.match(said.strip()) if self._may_echo_yes(said) else None
                 if (m is None or (ti, si) in self.cues.placed or len(m.group("x").split()) > 5
                         or _SUBJECT_OR_VERB.search(m.group("x"))):
                     continue
@@ -5509,7 +5534,7 @@ class _Reader:
                 if verb.endswith("ing") != (found.group("how").strip() != "will"):
                     continue  # ("Ravi is done", "Mum will sing")
                 verb = _ing_base(verb) if verb.endswith("ing") else verb
-                if (verb not in _TRANSITIVE_STEPS | {"do"} or who.lower() in _NOT_A_NAME | STOPWORDS
+                if (verb not in _DOER_VERBS or who.lower() in _NOT_A_DOER
                         or who.endswith("s") or _first_word(what) in _OBJECT_PRONOUNS or not self.named(who)):
                     continue
                 self.put((ti, si), "action_items", _owned(who, _stop(f"{verb.capitalize()} {_trim_clause(what)}")))
@@ -6337,6 +6362,11 @@ _SOMEONE_DOING = re.compile(r"(?:^|[,;:]\s+|\band\s+)(?P<who>" + NAME_WORD + r")
 doing the credit notes", "Mum will make the mithai") (:meth:`_Reader.someone_doing`): their
 "-ing" after "is" or "'s", their base form after "will"."""
 _OBJECT_PRONOUNS = frozenset("it them you me us him her this that these those".split())
+_DOER_VERBS = _TRANSITIVE_STEPS | {"do"}
+"""The verbs of :meth:`_Reader.someone_doing`'s steps, joined once: a set built for each
+sentence its pattern matches cost more than the test (session 47, perf47)."""
+_NOT_A_DOER = _NOT_A_NAME | STOPWORDS
+"""What :meth:`_Reader.someone_doing` takes for no one (a day, a month, a common word), joined once."""
 
 
 def _may_say_someone_doing(s: str) -> bool:
