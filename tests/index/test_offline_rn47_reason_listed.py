@@ -30,3 +30,16 @@ def test_a_reason_with_a_colon_and_no_list_stays(model):
         "Raj: I'll book it for March.", model=model)
     assert any("simple: it's half the price, with parking" in reason for reason in summary.rationale), \
         summary.rationale
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_clause_after_the_colon_is_no_list(model):
+    """Lead, at the merge: "…: they'd sell only on Fridays, in the library, which …" says why, in a
+    clause with its own subject, not a list of parts (heldout43's one reason the rule took out)."""
+    summary, _ = offline_summary(
+        "Mr Osei: The Year 9s want to run a bake stall at lunch. Should we allow it?",
+        "Ms Lund: Let's allow the stall, because they've thought it through: they'd sell only on Fridays, "
+        "in the library, which the café doesn't reach.",
+        "Mr Osei: Good, I'll tell them on Monday.", model=model)
+    assert summary.decisions
+    assert any("in the library" in reason for reason in summary.rationale), summary.rationale

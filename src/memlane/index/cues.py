@@ -4655,9 +4655,11 @@ class _Reader:
         one, on 3 sets, both ways. Read after every reason reader."""
         self._drop_reasons(lambda r: self._METHOD.match(r) is not None)
 
-    _LISTED = re.compile(r":\s+[^,]+,[^,]+,")
+    _LISTED = re.compile(r":\s+(?!(?:I|we|they|you|he|she|it)\b)[^,]+,[^,]+,", re.IGNORECASE)
     """A colon opening a list of three or more parts ("Three options: accounts, repairs, everything else.",
-    "Accordions are described by bass buttons: 48, 72, 96, 120."): :meth:`reason_listed`."""
+    "Accordions are described by bass buttons: 48, 72, 96, 120."): :meth:`reason_listed`. Not a clause
+    with its own subject ("They thought of that: they'd only open on Tuesdays, in the sixth form block,
+    which the canteen doesn't reach."), which says why, not what the choice is made among."""
 
     def reason_listed(self) -> None:
         """A rationale whose colon opens a list of three or more parts is taken out, by whichever reader
