@@ -21,12 +21,14 @@ import signal
 import subprocess
 import time
 from datetime import timedelta
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 
 from memlane.bench.summaries.run import load_set, messages_of
+from memlane.index import pipeline
 from memlane.index.indexer import index_pending
 from memlane.testing import memory
 from tests import commands
@@ -108,3 +110,40 @@ def test_a_stopped_run_gives_back_what_it_claimed(db_url: str, command: str, sig
             assert mem.session(first.id).summarized
     finally:
         commands.end(proc)
+
+
+def _interrupted_inside_a_transaction(mem: Any, db_url: str) -> Callable[[], None]:
+    """The state a stop's signal leaves when it lands inside a transaction's own bookkeeping
+    rather than in the work inside it, on each store: PostgreSQL, between ``atomic()``'s BEGIN
+    and its ``try`` (begun and counted, never ended: the next transaction nests in it as a
+    savepoint, never committed); SQLite, between its depth's reset and the COMMIT (the
+    connection still in the transaction: the next BEGIN fails). Returns what ends the test's
+    stand-in for it once the test is done (a suspended ``atomic()``; a signal's is over)."""
+    if db_url.startswith("postgresql"):
+        held = mem.store.atomic()
+        held.__enter__()  # entered and never exited
+        return held.gen.close
+    mem.store.db.conn.execute("BEGIN IMMEDIATE")
+    return lambda: None
+
+
+def test_a_stop_inside_a_transaction_s_bookkeeping_still_gives_back(db_url: str) -> None:
+    """Session 47: under load, two stops of five left their claims leased (a SIGTERM of
+    ``memlane index`` and a Ctrl-C of ``memlane worker`` with PostgreSQL: the give-back was
+    nested in, or failed on, a transaction the signal had interrupted). The give-back now
+    runs on a new connection."""
+    _fill(db_url, sessions=3)
+    with memory(db_url) as mem:
+        cfg = mem.config.indexing
+        now = time.time()
+        with mem.store.atomic():
+            claimed = mem.store.claim_for_summary(now, cfg.lease_seconds, cfg.max_attempts)
+        assert claimed is not None
+        end_stand_in = _interrupted_inside_a_transaction(mem, db_url)
+        pipeline._release(mem.store, {claimed.id: now + cfg.lease_seconds})
+        with memory(db_url) as other:  # another connection: what was committed
+            after = _queue(other)
+            assert (after["leased"], after["leased_until"]) == (0, None), after
+            again = other.index()  # none "leased by another worker"
+            assert (again.sessions_summarized, again.sessions_leased) == (3, 0)
+        end_stand_in()

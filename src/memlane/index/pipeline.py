@@ -478,8 +478,12 @@ def process_queue(
 
 def _release(store: Store, held: dict[int | None, float]) -> None:
     """Give back the claims in ``held`` (session id, None for a claim in flight: its lease)
-    that are still this run's."""
+    that are still this run's, on a connection started afresh: the stop may have landed inside a
+    transaction's own bookkeeping, and the connection it left would have nested the give-back
+    in a transaction never committed, or failed it (``Store.reset_connection``; session 47:
+    under load, two stops of five left their claims leased so)."""
     try:
+        store.reset_connection()
         with store.atomic():
             given = sum(store.release_summary(sid, lease) for sid, lease in held.items())
     except Exception as e:  # noqa: BLE001 - the database may be what stopped the run

@@ -402,6 +402,19 @@ class Database:
                     self.refusals += 1
             raise
 
+    def reset_connection(self) -> None:
+        """Close this thread's connection and forget its depth of ``atomic()``
+        (``SqlStore.reset_connection``): the server rolls back what it left open. A forked
+        child's copy is not closed (the socket is the parent's; ``conn`` starts afresh)."""
+        if os.getpid() != self._pid:
+            return
+        slot: _Slot | None = getattr(self._local, "slot", None)
+        self._local.slot = None
+        self._local.depth = 0
+        self._local.locks = set()
+        if slot is not None:
+            slot.conn.close()
+
     def release_if_crowded(self) -> None:
         """Close this thread's connection if the server refused one of this database's for
         want of slots in the last ``CROWDED_SECONDS`` (and the thread is between

@@ -68,6 +68,7 @@ class SqlDatabase(Protocol):
     def atomic(self) -> AbstractContextManager[Any]: ...
     def portable(self, sql: str) -> str: ...
     def close(self) -> None: ...
+    def reset_connection(self) -> None: ...
     def applied(self) -> list[tuple[str, str]]: ...
     def pending(self) -> list[str]: ...
     def probe_write(self) -> None: ...
@@ -181,6 +182,16 @@ class SqlStore:
         """The migrations this store applied when it was opened (another process's are not
         counted, though it applied them meanwhile)."""
         return list(self.db.migrated)
+
+    def reset_connection(self) -> None:
+        """End whatever this thread's connection was left in and forget its transactions
+        (PostgreSQL: the connection is closed, the next call opens a new one). For a caller outside every transaction of its own that a stop (Ctrl-C,
+        SIGTERM) interrupted: the signal may have landed inside a transaction's own
+        bookkeeping (begun and never ended, or ended and never committed), which left the
+        connection in a state the next transaction would nest in and never commit, or fail
+        on (session 47: a stopped run's claims, given back so, were left leased). What was
+        not committed rolls back."""
+        self.db.reset_connection()
 
     def release_if_crowded(self) -> None:
         """Give this thread's connection back if the server has been refusing connections

@@ -682,6 +682,21 @@ class Database:
     def closed(self) -> bool:
         return self._closed
 
+    def reset_connection(self) -> None:
+        """End whatever transaction this thread's connection was left in, and its depth of
+        ``atomic()`` (``SqlStore.reset_connection``): what was not committed rolls back and
+        the file's write lock is freed. The connection itself stays: a ``:memory:`` database
+        lives in it. A forked child's copy is left alone (``_slot`` starts afresh)."""
+        slot: _Slot | None = getattr(self._local, "slot", None)
+        if slot is None or self._pid != os.getpid():
+            return
+        slot.depth = 0
+        if slot.conn.in_transaction:
+            try:
+                slot.conn.execute("ROLLBACK")
+            except sqlite3.Error as e:
+                raise self._error("rollback", e) from e
+
     def close(self) -> None:
         """Close every thread's connection; the database cannot be used after (each call
         raises ``StoreError``, as a closed file or ``sqlite3`` connection does: a closed
