@@ -1030,6 +1030,11 @@ _HEADER = re.compile(r"X(?:-[A-Z][a-z]*){2,}|(?:Cache|Content|Retry|Set|If|Last|
 field every response may carry, no name of the conversation's; on every development set 6 written as
 entities on 6 sets (heldout12, 14, 22, 27, 32, 42), none labelled one (heldout12's "X-Geo-Country" is a
 labelled reference). "X-" takes two parts after it: "X-Trail" is a car (session 47)."""
+_LETTER_NOUN = re.compile(r"[A-Z]-[a-z]{3,}")
+"""A common noun named by a capital letter and a word ("T-shirts", "X-ray", "O-rings", "B-tree",
+"F-clamps"): the letter gives a shape or a kind, the word is lower case: no name; on every development
+set 11 written as entities on 10 sets, none labelled. A band's "A-ha" (labelled on heldout11) keeps its
+short word (session 47, oq47b)."""
 _KINDS_AFTER = frozenset("SIM SDK URI URIs URL URLs CLI APK SKU API APIs UI PR PRs".split())
 """Acronyms of a thing a product or a person has, ending a capitalised phrase after the name
 ("Giffgaff SIM", "Flagsmith's SDK", "Femi's PR", "GraphQL API"): no part of the name (session 13);
@@ -2204,6 +2209,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "MiB", "GHz", "MB of RAM": a unit of measure (session 47)
     if _HEADER.fullmatch(name):
         return name, None, False  # "Cache-Control", "X-Robots-Tag": an HTTP header's name (session 47)
+    if _LETTER_NOUN.fullmatch(name):
+        return name, None, False  # "T-shirts", "X-ray": a common noun after a letter (session 47)
     if len(words) > 1 and (name in _TAXES or (words[-1] in _SCHEME_KINDS and all(
             is_english_word(w.lower()) for w in words[:-1]))):
         return name, None, False  # "Self Assessment", "Council Tax", "Lawful Development Certificate": a kind
