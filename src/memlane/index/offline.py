@@ -1030,6 +1030,11 @@ _HEADER = re.compile(r"X(?:-[A-Z][a-z]*){2,}|(?:Cache|Content|Retry|Set|If|Last|
 field every response may carry, no name of the conversation's; on every development set 6 written as
 entities on 6 sets (heldout12, 14, 22, 27, 32, 42), none labelled one (heldout12's "X-Geo-Country" is a
 labelled reference). "X-" takes two parts after it: "X-Trail" is a car (session 47)."""
+_LETTER_NOUN = re.compile(r"[A-Z]-[a-z]{3,}")
+"""A common noun named by a capital letter and a word ("T-shirts", "X-ray", "O-rings", "B-tree",
+"F-clamps"): the letter gives a shape or a kind, the word is lower case: no name; on every development
+set 11 written as entities on 10 sets, none labelled. A band's "A-ha" (labelled on heldout11) keeps its
+short word (session 47, oq47b)."""
 _KINDS_AFTER = frozenset("SIM SDK URI URIs URL URLs CLI APK SKU API APIs UI PR PRs".split())
 """Acronyms of a thing a product or a person has, ending a capitalised phrase after the name
 ("Giffgaff SIM", "Flagsmith's SDK", "Femi's PR", "GraphQL API"): no part of the name (session 13);
@@ -1100,6 +1105,12 @@ _NUMBERED_KINDS = frozenset(
     "Number Part Class Zone Block Card Year".split())
 """Words that number things of a kind ("Plot 12", "Page 58", "Option 1"): with the number, a
 place in a list or a plan, not a name (session 12)."""
+_NUMBERED_MORE = frozenset("Act Stage Division Plan".split())
+"""More words that number things of a kind, as :data:`_NUMBERED_KINDS` ("Act 2" of a play, "Stage 4"
+of swimming lessons, "Division 1" of a league, "Plan 2" of a student loan) (session 47, oq47b)."""
+_NUMERAL = re.compile(r"[IVX]+|One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve")
+"""A number in Roman numerals or in words after a numbered kind ("Grade II", "Part Two"): as a number
+in digits, a place in a list, not a name (session 47, oq47b)."""
 _NUMBER_WORD = re.compile(r"\d+[A-Za-z]?")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
@@ -2182,6 +2193,9 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "Around 3 million rows", "Usually 5 to 7 days": an amount (session 13)
     if len(words) == 2 and words[0] in _NUMBERED_KINDS and _NUMBER_WORD.fullmatch(words[1]):
         return name, None, False  # "Plot 12", "Option 1": numbered, not named
+    if len(words) == 2 and (words[0] in _NUMBERED_MORE and _NUMBER_WORD.fullmatch(words[1]) or (
+            words[0] in _NUMBERED_KINDS | _NUMBERED_MORE and _NUMERAL.fullmatch(words[1]))):
+        return name, None, False  # "Division 2", "Grade II", "Part Two": numbered too (session 47)
     while len(words) > 2 and (words[-1] in _MONTHS or words[-1][:-1] in _MONTHS):
         words.pop()  # "Dr. Patel's Monday": the day is no part of the name ("Black Friday" is one)
     if (len(words) == 2 and (words[-1] in _WEEKDAYS or words[-1][:-1] in _WEEKDAYS)
@@ -2204,6 +2218,8 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
         return name, None, False  # "MiB", "GHz", "MB of RAM": a unit of measure (session 47)
     if _HEADER.fullmatch(name):
         return name, None, False  # "Cache-Control", "X-Robots-Tag": an HTTP header's name (session 47)
+    if _LETTER_NOUN.fullmatch(name):
+        return name, None, False  # "T-shirts", "X-ray": a common noun after a letter (session 47)
     if len(words) > 1 and (name in _TAXES or (words[-1] in _SCHEME_KINDS and all(
             is_english_word(w.lower()) for w in words[:-1]))):
         return name, None, False  # "Self Assessment", "Council Tax", "Lawful Development Certificate": a kind
