@@ -34,3 +34,12 @@ def test_a_choice_with_already_in_its_reason_stays(model):
         _OPEN, "Olu: Should we buy a gazebo or borrow the scouts' one?",
         "Maya: Let's borrow the scouts' gazebo, it's already in the shed.", model=model)
     assert any(d.startswith("Borrow the scouts' gazebo") for d in summary.decisions), summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_what_is_already_so_split_off_a_choice_is_no_decision(model):
+    summary, _ = offline_summary(
+        "Maya: The allotment open day is on the 9th and the committee wants a plant stall. What do we charge?",
+        "Olu: A pound each for the seedlings, and the folding tables are already in the shed.", "Maya: Fine by me.",
+        model=model)
+    assert summary.decisions == ("A pound each for the seedlings.",), summary.decisions
