@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memlane.index.embed import text_hash
@@ -45,6 +46,40 @@ def _texts(store: Any, scope: str) -> set[str]:
     return {p for s in store.list_sessions(scope=scope) for it in store.session_items(s.id)
             if it.kind in RESCORED_KINDS and it.status == "active" and it.text.strip()
             for p in passages(it.text, 0)}
+
+
+def _uncached(store: Any, emb: Any) -> set[str]:
+    """The passages both scopes still hold that have no cached vector of ``emb``."""
+    rest = _texts(store, "alice") | _texts(store, "bob")
+    got = store.cached_vectors(emb.name, [text_hash(t) for t in rest])
+    return {t for t in rest if text_hash(t) not in got}
+
+
+def _noting(store: Any, emb: Any, taken: set[str], erase: Callable[[], Any]) -> None:
+    """Run ``erase``, adding to ``taken`` the passages still held whose cached vector it
+    deleted. alice's and bob's sessions say the same texts, and an erase deletes the cache
+    rows of its texts, a kept item's same text's too (``EraseMixin._forget_cached``: the
+    cache only saves embedding it again): a walk that had passed that item computes it
+    again on its next pass, after its rest, not on this one (walk47)."""
+    rest = _texts(store, "alice") | _texts(store, "bob")
+    had = rest - _uncached(store, emb)
+    erase()
+    taken |= had & _uncached(store, emb)
+
+
+def _every_passage_reached(store: Any, emb: Any, clock: list[float], taken: set[str],
+                           tier: Callable[[], MeaningTier]) -> None:
+    """Every walk (alice's, bob's, every scope's) walked to its end once its rest is over:
+    every passage left is cached but those an erase took from the cache behind a walk
+    (``taken``); and walked once more, after the rest its end began, those too."""
+    for last in (False, True):
+        clock[0] += 10_000.0  # every rest over
+        for scope in ("alice", "bob", None):
+            t = tier()
+            while t.backfill(store, 9, scope=scope):
+                pass
+        missing = _uncached(store, emb)
+        assert not missing if last else missing <= taken, (missing, taken)
 
 
 def _two_scopes(db_url: str) -> Any:
@@ -145,37 +180,36 @@ _STEPS = st.lists(st.one_of(
 @settings(max_examples=12, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=_STEPS)
+@example(steps=[("round", "alice", 7), ("round", None, 1), ("session", "bob", 0)])  # walk47
 def test_walks_keep_nothing_of_what_any_erase_took(tmp_path_factory: Any, steps: list[Any]) -> None:
     """Rounds of walks of every scope and of one scope, between erasures of sessions and of
     scopes in any order: after each step no walk is keyed by an erased scope and none stands
-    at a session no longer stored; and the walks still reach every passage left."""
+    at a session no longer stored; and the walks still reach every passage left (those an
+    erase took from the cache behind a walk on its next pass: ``_every_passage_reached``)."""
     emb = HashingEmbedder(dim=8, seed=next(_seeds))
     clock = [1_000.0]
+
+    def tier() -> MeaningTier:
+        t = MeaningTier(emb)
+        t.clock = lambda: clock[0]
+        return t
+
     with _two_scopes(str(tmp_path_factory.mktemp("walks") / "w.db")) as m:
         erased: set[str] = set()
+        taken: set[str] = set()
         for what, scope, n in steps:
             if what == "round":
-                tier = MeaningTier(emb)
-                tier.clock = lambda: clock[0]
-                tier.backfill(m.store, n, scope=scope)
+                tier().backfill(m.store, n, scope=scope)
                 clock[0] += 1.0
             elif what == "session":
                 held = [s.id for s in m.store.list_sessions(scope=scope)]
                 if held:
-                    m.forget_session(held[n % len(held)])
+                    _noting(m.store, emb, taken, lambda: m.forget_session(held[n % len(held)]))
             else:
-                m.forget_scope(scope)
+                _noting(m.store, emb, taken, lambda: m.forget_scope(scope))
                 erased.add(scope)
             walks = _walks(m.store)
             assert not [k for k in walks for s in erased if scope_tag(s) in k], walks
             named = [w["after"][1] for w in walks.values() if w.get("after")]
             assert set(named) <= {s.id for s in m.store.list_sessions(limit=100)}, walks
-        clock[0] += 10_000.0  # every rest over
-        for scope in ("alice", "bob", None):
-            tier = MeaningTier(emb)
-            tier.clock = lambda: clock[0]
-            while tier.backfill(m.store, 9, scope=scope):
-                pass
-        rest = _texts(m.store, "alice") | _texts(m.store, "bob")
-        got = m.store.cached_vectors(emb.name, [text_hash(t) for t in rest])
-        assert len(got) == len(rest)
+        _every_passage_reached(m.store, emb, clock, taken, tier)

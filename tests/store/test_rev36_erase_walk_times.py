@@ -14,14 +14,28 @@ import itertools
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memlane.index.embed import text_hash
-from memlane.retrieve.meaning import MeaningTier, _walk_key
+from memlane.retrieve.meaning import (
+    BACKFILL_REST,
+    RESCORED_KINDS,
+    MeaningTier,
+    _walk_key,
+    passages,
+)
 from memlane.testing import HashingEmbedder
 
-from tests.store.test_rev35_erase_walks import _texts, _two_scopes, _walked_into_alice, _walks
+from tests.store.test_rev35_erase_walks import (
+    _every_passage_reached,
+    _noting,
+    _texts,
+    _two_scopes,
+    _uncached,
+    _walked_into_alice,
+    _walks,
+)
 
 _seeds = itertools.count(3700)
 
@@ -92,6 +106,55 @@ def test_a_first_message_erased_during_a_round_is_not_stored_as_its_place(db_url
         _everything_cached(m, emb)
 
 
+def test_an_erase_of_a_text_a_kept_item_holds_is_walked_again_after_the_rest(
+        db_url: str) -> None:
+    """walk47: bob's newest session says what alice's newest says. A walk passed alice's;
+    an erase of one of bob's messages deletes its texts' cached vectors, alice's same text's
+    too (``_forget_cached``: the cache only saves embedding it again). The walk goes on to
+    its end without it (it passed alice's session); after its rest it walks from the newest
+    again and computes it, and nothing else."""
+    emb = HashingEmbedder(dim=8, seed=next(_seeds))
+    clock = [1_000.0]
+
+    def tier() -> MeaningTier:
+        t = MeaningTier(emb)
+        t.clock = lambda: clock[0]
+        return t
+
+    with _two_scopes(db_url) as m:
+        alice = m.store.list_sessions(scope="alice")[0]
+        bob = m.store.list_sessions(scope="bob")[0]  # says what alice's newest says
+        message = m.messages(bob.id)[1]
+        turn = next(it for it in m.store.session_items(bob.id)
+                    if it.kind == "turn" and it.message_id == message.id)
+        first = len(_held(m.store, [alice.id]))
+        tier().backfill(m.store, first + 1)
+        assert _walks(m.store)[_walk_key(emb.name, None)]["after"][1] == alice.id
+        assert turn.text in _held(m.store, [alice.id]) - _uncached(m.store, emb)
+        m.store.erase_messages([message.id])
+        others = _held(m.store, [s.id for s in m.store.list_sessions(limit=100)
+                                 if s.id != alice.id])
+        behind = _uncached(m.store, emb) - others  # only alice's newest holds them
+        assert turn.text in behind  # the erase took alice's vector of her same turn
+        t = tier()
+        while t.backfill(m.store, 5):
+            pass
+        assert _uncached(m.store, emb) == behind  # the walk had passed them
+        assert not tier().backfill(m.store, 5)  # it rests
+        clock[0] += BACKFILL_REST + 1.0
+        t = tier()
+        while t.backfill(m.store, 5):
+            pass
+        assert not _uncached(m.store, emb) and t.computed == len(behind)
+
+
+def _held(store: Any, session_ids: list[int]) -> set[str]:
+    """The passages the sessions' items re-scored hold."""
+    return {p for sid in session_ids for it in store.session_items(sid)
+            if it.kind in RESCORED_KINDS and it.status == "active" and it.text.strip()
+            for p in passages(it.text, 0)}
+
+
 _STEPS = st.lists(st.one_of(
     st.tuples(st.just("round"), st.sampled_from(["alice", "bob", None]), st.integers(1, 9)),
     st.tuples(st.just("message"), st.sampled_from(["alice", "bob"]), st.integers(0, 11)),
@@ -102,13 +165,17 @@ _STEPS = st.lists(st.one_of(
 @settings(max_examples=10, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=_STEPS)
+@example(steps=[("round", "alice", 1), ("round", "alice", 1), ("round", "alice", 1),
+                ("round", "alice", 2), ("raced", "bob", 1)])  # walk47
 def test_every_walks_place_is_a_kept_messages_time(tmp_path_factory: Any, steps: list[Any]) -> None:
     """Rounds of walks of every scope and of one, between erasures of any message (the
     first of its session or not; ``raced``: between a round's read and its write): after
     each step every walk's place is a stored session at the time of a message still
-    stored; and the walks still reach every passage left."""
+    stored; and the walks still reach every passage left (those an erase took from the
+    cache behind a walk on its next pass: ``_every_passage_reached``)."""
     emb = HashingEmbedder(dim=8, seed=next(_seeds))
     clock = [1_000.0]
+    taken: set[str] = set()
 
     def tier() -> MeaningTier:
         t = MeaningTier(emb)
@@ -118,16 +185,17 @@ def test_every_walks_place_is_a_kept_messages_time(tmp_path_factory: Any, steps:
     with _two_scopes(str(tmp_path_factory.mktemp("walks") / "w.db")) as m:
         for what, scope, n in steps:
             held = [msg for s in m.store.list_sessions(scope=scope) for msg in m.messages(s.id)]
+            gone = [held[n % len(held)].id] if held else []
             if what == "round":
                 tier().backfill(m.store, n, scope=scope)
             elif what == "message" and held:
-                m.store.erase_messages([held[n % len(held)].id])
+                _noting(m.store, emb, taken, lambda: m.store.erase_messages(gone))
             elif what == "raced" and held:
                 t, key = tier(), _walk_key(emb.name, None)
                 walk = t._take(m.store, key)
                 if walk is not None:
                     t._walk(m.store, walk, n, None, 64, lease=True)
-                    m.store.erase_messages([held[n % len(held)].id])
+                    _noting(m.store, emb, taken, lambda: m.store.erase_messages(gone))
                     t._give(m.store, key, walk, n)
             clock[0] += 1.0
             times = {msg.at.timestamp() for s in m.store.list_sessions(limit=100)
@@ -136,10 +204,4 @@ def test_every_walks_place_is_a_kept_messages_time(tmp_path_factory: Any, steps:
                 if w.get("after"):
                     assert m.store.get_sessions([w["after"][1]]), (key, w)
                     assert float(w["after"][0]) in times, (key, w, sorted(times))
-        clock[0] += 10_000.0  # every rest over
-        for scope in ("alice", "bob", None):
-            t = tier()
-            while t.backfill(m.store, 9, scope=scope):
-                pass
-        rest = _texts(m.store, "alice") | _texts(m.store, "bob")
-        assert len(m.store.cached_vectors(emb.name, [text_hash(t) for t in rest])) == len(rest)
+        _every_passage_reached(m.store, emb, clock, taken, tier)
