@@ -1108,6 +1108,8 @@ place in a list or a plan, not a name (session 12)."""
 _NUMBERED_MORE = frozenset("Act Stage Division Plan".split())
 """More words that number things of a kind, as :data:`_NUMBERED_KINDS` ("Act 2" of a play, "Stage 4"
 of swimming lessons, "Division 1" of a league, "Plan 2" of a student loan) (session 47, oq47b)."""
+_NUMBERED_ANY = _NUMBERED_KINDS | _NUMBERED_MORE
+"""Every word that numbers things of a kind, joined once (not for each phrase :func:`_name_of` reads)."""
 _NUMERAL = re.compile(r"[IVX]+|One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve")
 """A number in Roman numerals or in words after a numbered kind ("Grade II", "Part Two"): as a number
 in digits, a place in a list, not a name (session 47, oq47b)."""
@@ -2194,7 +2196,7 @@ def _name_of(phrase: str) -> tuple[str, str | None, bool]:
     if len(words) == 2 and words[0] in _NUMBERED_KINDS and _NUMBER_WORD.fullmatch(words[1]):
         return name, None, False  # "Plot 12", "Option 1": numbered, not named
     if len(words) == 2 and (words[0] in _NUMBERED_MORE and _NUMBER_WORD.fullmatch(words[1]) or (
-            words[0] in _NUMBERED_KINDS | _NUMBERED_MORE and _NUMERAL.fullmatch(words[1]))):
+            words[0] in _NUMBERED_ANY and _NUMERAL.fullmatch(words[1]))):
         return name, None, False  # "Division 2", "Grade II", "Part Two": numbered too (session 47)
     while len(words) > 2 and (words[-1] in _MONTHS or words[-1][:-1] in _MONTHS):
         words.pop()  # "Dr. Patel's Monday": the day is no part of the name ("Black Friday" is one)
