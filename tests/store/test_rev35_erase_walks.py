@@ -42,6 +42,13 @@ def _meta_keys(store: Any) -> list[str]:
     return [r[0] for r in store._run("SELECT key FROM meta")]
 
 
+def _clocked_tier(emb: Any, clock: list[float]) -> MeaningTier:
+    """A tier whose clock is the test's (``clock[0]``), so a walk's rest can be made to pass."""
+    tier = MeaningTier(emb)
+    tier.clock = lambda: clock[0]
+    return tier
+
+
 def _texts(store: Any, scope: str) -> set[str]:
     return {p for s in store.list_sessions(scope=scope) for it in store.session_items(s.id)
             if it.kind in RESCORED_KINDS and it.status == "active" and it.text.strip()
@@ -190,9 +197,7 @@ def test_walks_keep_nothing_of_what_any_erase_took(tmp_path_factory: Any, steps:
     clock = [1_000.0]
 
     def tier() -> MeaningTier:
-        t = MeaningTier(emb)
-        t.clock = lambda: clock[0]
-        return t
+        return _clocked_tier(emb, clock)
 
     with _two_scopes(str(tmp_path_factory.mktemp("walks") / "w.db")) as m:
         erased: set[str] = set()

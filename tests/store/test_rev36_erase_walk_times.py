@@ -28,6 +28,7 @@ from memlane.retrieve.meaning import (
 from memlane.testing import HashingEmbedder
 
 from tests.store.test_rev35_erase_walks import (
+    _clocked_tier,
     _every_passage_reached,
     _noting,
     _texts,
@@ -117,9 +118,7 @@ def test_an_erase_of_a_text_a_kept_item_holds_is_walked_again_after_the_rest(
     clock = [1_000.0]
 
     def tier() -> MeaningTier:
-        t = MeaningTier(emb)
-        t.clock = lambda: clock[0]
-        return t
+        return _clocked_tier(emb, clock)
 
     with _two_scopes(db_url) as m:
         alice = m.store.list_sessions(scope="alice")[0]
@@ -178,9 +177,7 @@ def test_every_walks_place_is_a_kept_messages_time(tmp_path_factory: Any, steps:
     taken: set[str] = set()
 
     def tier() -> MeaningTier:
-        t = MeaningTier(emb)
-        t.clock = lambda: clock[0]
-        return t
+        return _clocked_tier(emb, clock)
 
     with _two_scopes(str(tmp_path_factory.mktemp("walks") / "w.db")) as m:
         for what, scope, n in steps:
