@@ -766,6 +766,9 @@ _CONDITIONAL = re.compile(r"^[^,;]{2,24}[,;]\s+(?:as long as|so long as|provided
                           re.IGNORECASE)
 """Agreement with a condition ("That works, as long as customer success tells them…"):
 the sentence agrees; the proposal it answers is the decision."""
+_AND_I_WILL = re.compile(r",\s+and\s+(I(?:'ll| will)\s)")
+"""The speaker's own step joined last to what goes before it ("…, the ditch side roped off, and
+I'll write the risk assessment tonight"), from its "I'll" (session 48)."""
 _I_WILL = re.compile(r"\bI(?:'ll| will)\b")
 """A speaker's own "I'll A and B" is a choice and a task (the second half is not split off as
 a second decision)."""
@@ -2072,6 +2075,15 @@ class _Reader:
                 self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: two.start()]))))
                 self.cues.action_items.append(_owned(turn.who, _stop(clean(sentence[two.start(1):]))))
                 return True
+            mine = _AND_I_WILL.search(sentence) if ", and I" in sentence else None
+            head = clean(sentence[: mine.start()]) if mine else ""
+            if (mine and not _COMMIT.search(head) and "please" not in head.lower()
+                    and _first_word(head).strip(",") not in _STEP_VERBS | _ASKED_VERBS):
+                # "A sledging day on Saturday if it snows, bales along the hedge, and I'll write the
+                # risk assessment tonight": what goes before the speaker's "and I'll" is the choice
+                # the step follows, not the step (a request first, "Please invite her today, and
+                # I'll write to the authors", is a step of its own: left whole) (session 48)
+                sentence = sentence[mine.start(1):]
             step = self.about(ti, si, self.reached(ti, si, _without_aside(clean(sentence))))
             self.put((ti, si), "action_items", _owned(turn.who, step))
             return True
