@@ -766,6 +766,13 @@ _CONDITIONAL = re.compile(r"^[^,;]{2,24}[,;]\s+(?:as long as|so long as|provided
                           re.IGNORECASE)
 """Agreement with a condition ("That works, as long as customer success tells them…"):
 the sentence agrees; the proposal it answers is the decision."""
+_OTHERS_DO = re.compile(r",\s+(?:and\s+)?([A-Z][\w'-]+)\s+([a-z]+s)\s+(?=\S)")
+"""Another speaker's part of a share-out after the speaker's own "I'll …" ("…, Amira sorts the
+uniform sizes, and Dean books the bag pack"): the name and the verb (session 48)."""
+_SAID_OF = frozenset("is was has says thinks knows wants likes loves hates needs seems feels hopes reckons agrees "
+                     "always sometimes prefers means".split())
+"""What a name followed by "-s" says of that person rather than hands them ("Tariq has the keys",
+"Bea always …"): no share-out."""
 _AND_I_WILL = re.compile(r",\s+and\s+(I(?:'ll| will)\s)")
 """The speaker's own step joined last to what goes before it ("…, the ditch side roped off, and
 I'll write the risk assessment tonight"), from its "I'll" (session 48)."""
@@ -2057,6 +2064,16 @@ class _Reader:
             rest = [w for w in _WORD.findall(sentence.lower()) if w not in _COURTESY]
             if len(rest) <= 1 or (self.asked.get(ti - 1) == turn.who and len(rest) <= 2):
                 return True  # "Sure, I'll have it by Friday": confirms a request, adds nothing
+            others = [m for m in _OTHERS_DO.finditer(sentence) if m.group(1) != turn.who and self.speaks(m.group(1))
+                      and m.group(2) not in _SAID_OF] if ", " in sentence else []
+            if others and _I_WILL.match(clean(sentence[: others[0].start()])):
+                # "I'll send the entry before the 31st, Amira sorts the uniform sizes, and Dean books
+                # the bag pack": each named speaker's part is their own step (session 48)
+                self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: others[0].start()]))))
+                for m, end in zip(others, [*(o.start() for o in others[1:]), len(sentence)], strict=True):
+                    task = _did(m.group(2)) + " " + sentence[m.end(): end]
+                    self.cues.action_items.append(_owned(m.group(1), _stop(clean(task[:1].upper() + task[1:]))))
+                return True
             comma = _COMMA_AND.search(sentence) if ", and " in sentence else None
             lead = _COMMIT.search(sentence[: comma.start()]) if comma else None
             opens = sentence[lead.end():].split(maxsplit=1) if lead else []
@@ -6448,6 +6465,11 @@ def _takes_on(rest: str) -> bool:
     otherwise", "Finance will hate it"): a word written with a capital elsewhere that is no
     speaker owns a step only then (session 17)."""
     return _first_word(rest) in _TAKEN_ON
+
+
+def _did(verb: str) -> str:
+    """The base form of a verb said of someone else ("sorts" -> "sort", "does" -> "do")."""
+    return "do" if verb == "does" else "go" if verb == "goes" else _task_verb(verb)
 
 
 def _first_word(rest: str) -> str:
