@@ -3557,6 +3557,47 @@ class _Reader:
             self.text[where] = new
             self.cues.turn_of.setdefault(new, ti)
 
+    _PRAISE = frozenset("good great fine best better safer safe bet value fit vote like prefer love favourite "
+                        "favorite sound sounds seem seems look looks winner win wins recommend choice pick option "
+                        "obvious right sensible solid perfect nice lovely ok okay one me".split())
+    """Words that only praise an option ("Greens are the safer bet", "The J-Max is good value", "I like
+    the poster"): a sentence of nothing else says what is chosen no better than the choice."""
+
+    def _praise_only(self, sentence: str, own: set[str]) -> bool:
+        return not (_content(sentence) - own - self._PRAISE - _COURTESY)
+
+    def posed_praised(self) -> None:
+        """A terse choice written with the sentence that posed it ("J-Max — The J-Max is good value",
+        "Poster — I like the poster", "Garden — Garden"), where that sentence only praises or names
+        the choice (no content word beyond the choice's and words of praise, :data:`_PRAISE`), is
+        written with the earliest sentence of the conversation before it that named the choice and
+        said more ("A hand grinder like the 1Zpresso J-Max, around £180, grinds fine enough for
+        espresso"): what was chosen, which the praise leaves out (session 48, dec48). Nothing else
+        naming it leaves it as it was. Read last, on what the conversation keeps; :meth:`read`,
+        which the sentence model's training reads, is unchanged."""
+        for where, name in list(self.cues.placed.items()):
+            text = self.text[where]
+            parts = text.split(" — ")
+            if name != "decisions" or len(parts) != 2:
+                continue
+            choice, posed = parts
+            own = _content(choice)
+            head = choice.split()[-1].rstrip(".!,")
+            named = re.compile(r"\b" + re.escape(head) + r"(?:s|es)?\b", re.IGNORECASE)
+            if not own or not named.search(posed) or not self._praise_only(posed, own):
+                continue
+            ti, si = where
+            first = next((s for t in range(ti + 1) for s in self.turns[t].sentences[: si if t == ti else None]
+                          if named.search(s) and not self._praise_only(s, own)), None)
+            if first is None:
+                continue
+            new = f"{choice} — {_trim_clause(clean(first))}"
+            if any(new.lower() == t.lower() for t in self.text.values()):
+                continue
+            self.cues.decisions[self.cues.decisions.index(text)] = new
+            self.text[where] = new
+            self.cues.turn_of.setdefault(new, ti)
+
     def told_not_chosen(self) -> None:
         """A decision that tells rather than chooses (:data:`_TOLD_NOT_CHOSEN`: "Wait, the
         publisher milestone on the 30th explicitly lists the co-op lobby.", "My goal is to pass
@@ -6811,6 +6852,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.already_so()
     reader.it_is_taken()
     reader.that_taken()
+    reader.posed_praised()
     reader.options_named()
     reader.reasons_after()
     reader.reasons_conditional()
