@@ -983,7 +983,11 @@ _SCREENS = frozenset(("Settings", "Preferences"))
 _SCREEN_BEFORE = re.compile(r"\b(?:app|menu|tab|screen|page)\s+under\s+$|\bunder\s+[A-Z]\w+,?\s+then\s+$")
 """An app's screen or a menu's entry before a word: "in the app under Extras", "under Profile, then
 Documents" (session 40)."""
-_CAPS = re.compile(r"(" + CAPITAL + r"(?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&)?\s*" + CAPITAL + r"[\w&'.-]*)*"
+_PARTICLES = "del|della|di|du|der|den|van|von|y|ar|na"
+"""A name's lower-case particle between two capitalised words in other languages ("Plaça del Sol",
+"Lago di Braies", "Van der Berg Removals", "Pen y Fan", "Pont ar Daf", "Bealach na Bà"): the
+name is one, not its two halves (session 48, oqr48)."""
+_CAPS = re.compile(r"(" + CAPITAL + r"(?<=\b.)[\w&'.-]*(?:\s+(?:of|de|da|das|do|the|&|" + _PARTICLES + r")?\s*" + CAPITAL + r"[\w&'.-]*)*"
                    r"(?:\s+\d{1,4}(?:(?!(?:[KMGTP]B?|[WVA]|KW|MW|GW|MP|PM|AM)\b)[A-Z]{1,2}\b|(?:\.\d+)?\b(?![.,:/–-]\d)"
                    r"(?!\s*%|\s+(?:at\s+[£$€]?\d|each\b|apiece\b|per\b)|,\s+(?:and\s+)?" + CAPITAL + r"[\w&'.-]*\s+\d))"
                    r"(?:\s+\d{3,5}[A-Z]{1,2}\b)?)?)")
