@@ -26,7 +26,7 @@ from memlane.index import sentmodel
 from memlane.index.cues import _Reader
 from memlane.index.sentclass import LABELS
 
-__all__ = ["CHEAP", "CHOSEN", "CONFIGS", "FIT", "MEANING_CHOSEN", "Prepared", "cross_validate", "fit", "prepare"]
+__all__ = ["CHEAP", "CHOSEN", "CONFIGS", "FIT", "Prepared", "cross_validate", "fit", "prepare"]
 
 SETS = ("pool", "train", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
         "heldout11", "heldout12", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19",
@@ -104,13 +104,11 @@ CONFIGS: dict[str, dict[str, Any]] = {
         "add", decisions=0.5, next_steps=0.8, rationale=0.5),
     "+ model adds decisions 0.5, steps 0.8, rationale 0.4": _per(
         "add", decisions=0.5, next_steps=0.8, rationale=0.4),
-    "+ model adds decisions 0.4, steps 0.8, rationale 0.4": _per(
-        "add", decisions=0.4, next_steps=0.8, rationale=0.4),
 }
 """The configurations cross-validation compares (``thresholds`` as in
 :meth:`memlane.index.cues._Reader.learned`): session 9's, and session 14's thresholds per
 field (chosen from a grid of 180 in the same cross-validation, docs/summary-eval.md)."""
-CHOSEN = "+ model adds decisions 0.4, steps 0.8, rationale 0.4"
+CHOSEN = "+ model adds decisions 0.5, steps 0.8, rationale 0.4"
 """The configuration the written weights carry, and the offline backend's default: session
 14's (of the configurations that met its decision rule — gains on decisions + open questions
 + next steps on at least 5 of the 8 parts, no field of any part down by more than 0.02, no
@@ -119,13 +117,7 @@ with the rationale threshold 0.6 → 0.4 since session 23: the four-field F1 sum
 867-conversation cross-validation rose 2.015 → 2.068 as the threshold fell to 0.4 and stayed
 there to 0.35 (decisions 0.3-0.7, open questions 0.5-0.9, steps 0.6-0.9 and a drop threshold
 gained nothing), and the check sets heldout13, 14 and 19, never trained on, rose 4.609 → 4.824
-(docs/summary-eval.md, session 23); with the decisions threshold 0.5 → 0.4 since session 48: on
-the shipped weights, D+R+OQ+NS over every development set rose 78.016 → 78.252 and over the 15
-sets never trained on (heldout13, 14, 31-43) 31.761 → 31.948 (the sweep 0.3-0.9 of
-docs/summary-eval.md, "Session 48: the sentence model's thresholds swept"). The opt-in meaning
-weights keep :data:`MEANING_CHOSEN`."""
-MEANING_CHOSEN = "+ model adds decisions 0.5, steps 0.8, rationale 0.4"
-"""The configuration ``sentmodel_meaning.npz`` carries (session 23's; not swept in session 48)."""
+(docs/summary-eval.md, session 23)."""
 
 
 class _NoEmbedder:
