@@ -159,7 +159,9 @@ _REFS = [
                + _WORK),  # a work by what is done with it: "watched Past Lives", "12 copies of Intermezzo", "her book Yokes" (session 25)
     re.compile(_WORK_BY + r"\s+by\s+[A-Z][a-z]+\s+(?:[A-Z]\w*\.?\s+)*[A-Z][a-z]+"),  # "Station Eleven by Emily St. John Mandel"
 ]
-def _guard(g: str | tuple[str, ...] | re.Pattern[str]) -> Callable[[str], bool]:
+def _guard(g: str | tuple[str, ...] | re.Pattern[str] | Callable[[str], bool]) -> Callable[[str], bool]:
+    if callable(g):  # a test of its own
+        return g
     if isinstance(g, str):
         return lambda text: g in text
     if isinstance(g, tuple):
@@ -167,19 +169,31 @@ def _guard(g: str | tuple[str, ...] | re.Pattern[str]) -> Callable[[str], bool]:
     return lambda text: g.search(text) is not None
 
 
-_REF_GUARDS = [_guard(g) for g in (
-    "://", "/", re.compile(r"\." + _EXTS), "/", re.compile(r"-\d"), "#",
-    re.compile(r"\." + _TLDS + r"\b"), "@",
-    ("Dockerfile", "Makefile", "Procfile", "Jenkinsfile", "README", "LICENSE"), "/",
-    "", "", " ending ",
-)] + [(lambda words, cues=frozenset(cues.split()): not cues.isdisjoint(words)) for cues in (
+_DOT_LOWER = re.compile(r"\.[a-z]")
+"""A stop before a small letter, which every match of the extension's and the domain's tests below
+holds (each extension and each domain's ending opens on a small letter): most messages' stops end
+sentences, and a message without one is not searched with the two tests' long lists (session 48,
+perf48)."""
+_EXT_GUARD = re.compile(r"\." + _EXTS)
+_TLD_GUARD = re.compile(r"\." + _TLDS + r"\b")
+_NEW_WORDS = tuple(frozenset(cues.split()) for cues in (
     "form Form discussion Discussion number ID",
     " ".join(w + p for w in _STREETS[3:-1].split("|") for p in ("", ",", ".")),
     "watch watched Watched watching rewatched Rewatched read reading Reading reread Reread re-read "
     "finished Finished finishing Finishing sang Sang singing Singing "
     "copies book novel film movie album song play musical documentary podcast series show",
     "by",
-)]
+))
+_NEW_ANY = frozenset().union(*_NEW_WORDS)
+"""Every word one of session 11's kinds needs (:data:`_NEW_WORDS`, one set for each): a turn
+holding none is not split into a set for the four tests (session 48, perf48)."""
+_REF_GUARDS = [_guard(g) for g in (
+    "://", "/", lambda text: _DOT_LOWER.search(text) is not None and _EXT_GUARD.search(text) is not None,
+    "/", re.compile(r"-\d"), "#",
+    lambda text: _DOT_LOWER.search(text) is not None and _TLD_GUARD.search(text) is not None, "@",
+    ("Dockerfile", "Makefile", "Procfile", "Jenkinsfile", "README", "LICENSE"), "/",
+    "", "", " ending ",
+)] + [(lambda words, cues=cues: not cues.isdisjoint(words)) for cues in _NEW_WORDS]
 """A cheap test per reference pattern: most messages hold none, and the full patterns,
 which try every word, are then skipped (a third of the offline summary's time)."""
 _REF_TOKENS = ("/", "/", ".", "/", "-", "#", ".", "@", "/", "/", None, None, None, None, None, None, None)
@@ -203,9 +217,14 @@ _NAMED_BEFORE = re.compile(
 keeps its kind and its hash, session 19): the numbered-
 reference pattern read from the number back, which is ten times cheaper than trying every
 word of a message (session 10)."""
-_NUMBERED, _CODES, _NEW = 10, 11, 13
-"""The indexes in :data:`_REFS` of the numbered-reference and the code patterns, and of the
-first pattern searched in a conversation's turns only (session 11's kinds)."""
+_NUMBERED, _CODES, _NEW, _BY = 10, 11, 13, 16
+"""The indexes in :data:`_REFS` of the numbered-reference and the code patterns, of the
+first pattern searched in a conversation's turns only (session 11's kinds), and of the title
+before its author's name."""
+_BY_NAME = re.compile(r"by\s+[A-Z][a-z]+\s")
+""""by", blanks, a capitalised word and a blank, which every match of the title before its author
+(:data:`_REFS`' last) holds: a turn with the word "by" but no name after it ("by Friday", "by the
+way") is not searched with it, whose title is tried at every word (session 48, perf48)."""
 _NAME_REFS = _REFS[: _NEW + 1]
 """The reference patterns a capitalised phrase can match (a key named by its kind, "Form
 I-129", the last): an address opens with its number, and a title is found by the words
@@ -738,7 +757,10 @@ def _named_files(text: str) -> Iterator[str]:
             yield m.group(0)
 
 
-_PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ", "ppendix ", "nnex ", "able ", "ule ", "uideline ")
+_PART_WORDS = ("lause ", "rticle ", "igure ", "chedule ", "ection ", "ppendix ", "nnex ", "Table ", "table ", "Rule ", "rule ",
+               "uideline ")
+"""A piece of text every :data:`_PART` match holds: its kind's word with the blank after it ("table" and
+"rule" whole, not "able " and "ule ", which "available" and "schedule" hold: session 48, perf48)."""
 _ITEM = _WORK.replace("|, and)", ")")
 """A title as an item of a list: :data:`_WORK` without the ", and" some titles hold."""
 _ITEM_FULL = re.compile(_ITEM)
@@ -799,8 +821,10 @@ def _references(text: str) -> Iterator[str]:
             if len(text) > _REF_SHORT:
                 break
             if split is None:
-                split = frozenset(text.split())
-            if guard(split):
+                if _NEW_ANY.isdisjoint(blank_split := text.split()):
+                    break  # none of the four kinds' words (session 48, perf48)
+                split = frozenset(blank_split)
+            if guard(split) and (i != _BY or _BY_NAME.search(text) is not None):
                 yield from pattern.findall(text)
             continue
         if (char is not None and char not in text) or not guard(text):
@@ -874,7 +898,7 @@ def _references(text: str) -> Iterator[str]:
         yield from (m[0] or m[1] for m in _KIND_WORK.findall(text))
     if " of " in text and ("hapter" in text or "uthor" in text or "riter" in text):
         yield from _OF_WORK.findall(text)  # session 23's kind: turns only
-    if any(w in text for w in _PART_WORDS):  # session 21's kinds: turns only
+    if any(map(text.__contains__, _PART_WORDS)):  # session 21's kinds: turns only
         yield from _PART.findall(text)
     if (("ef " in text or "ef." in text or "ef:" in text or "erence" in text)
             and ("/" in text or "-" in text)):  # session 25's kind: turns only
@@ -938,6 +962,17 @@ _NAMED_HEAD = re.compile(r"\s*([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+(?:&|[A-Z][A-Za
 """A "Label:" head of capitalised words ("Northwind Freight: senior analyst, £58k")."""
 
 
+def _may_label(sentence: str) -> bool:
+    """Whether :data:`_LABEL` may find a label in ``sentence``: a bold one holds "**"; a heading opens
+    the sentence, blanks apart, on "#"; a list's or a line's head ends on the sentence's first ":"
+    (none of its characters before is one) with a blank after it. A cheap test before the pattern,
+    which is tried at every character (session 48, perf48)."""
+    if "**" in sentence or sentence.lstrip().startswith("#"):
+        return True
+    colon = sentence.find(":")
+    return colon >= 0 and sentence[colon + 1: colon + 2].isspace()
+
+
 def _unlabelled(match: re.Match[str]) -> str:
     """A heading or a label blanked, but a plain "Label:" head that is a name, one of its
     words spelt by no dictionary ("Northwind Freight:", "Calder Health:" listing two offers;
@@ -952,6 +987,10 @@ _DATE = re.compile(
     r"\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:Jan|Feb|Mar|"
     r"Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?)\b"
 )
+_DATE_WORDS = ("-", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+"""A piece of text every :data:`_DATE` match holds: a month written short, or the dash of a date
+written in numbers ("2025-03-14"): a sentence with a digit but none of them is not searched with it
+(session 48, perf48)."""
 _DIGIT = re.compile(r"\d")
 _SHORT_MONTH_AFTER = re.compile(r"\d(?:st|nd|rd|th)?\s+(?:of\s+)?$")
 """A number just before a month written short ("14 Feb", "3rd of Mar") (session 13)."""
@@ -1444,6 +1483,9 @@ _ORG_BEFORE = re.compile(r"\b(work at|works at|working at|work for|works for|joi
 _PLACE_BEFORE = re.compile(r"\b(in|to|from|at|near|visit|visited|moved to)\s+(?:the\s+)?$")
 _PET_BEFORE = re.compile(r"\b(" + "|".join(_PETS) + r")\s*$")
 _KIN_BEFORE = re.compile(r"\b(" + "|".join(_KIN) + r")\s*$")
+_KIND_BEFORE = re.compile("|".join(p.pattern for p in (_ORG_BEFORE, _PLACE_BEFORE, _PET_BEFORE, _KIN_BEFORE)))
+"""What any of the four patterns above finds, in one search: the words before most names are none
+of them, and are not searched four times (session 48, perf48)."""
 _LEAD = 3
 """Sentences of an assistant message that count towards topics and entities."""
 _SELF = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|we|we've|our)\b", re.IGNORECASE)
@@ -2722,13 +2764,14 @@ class OfflineIntelligence:
     def _entities(sentence: str) -> list[Entity]:
         if "[REDACTED:" in sentence:
             sentence = PLACEHOLDER.sub(" ", sentence)
-        if "*" in sentence or "#" in sentence or ":" in sentence:
+        if _may_label(sentence):
             sentence = _LABEL.sub(_unlabelled, sentence)  # headings and "**Step 1:**" labels name no one
         out: list[Entity] = []
         said = ""
         if _DIGIT.search(sentence):
             said = _trim(sentence, 120)
-            out.extend(Entity(d, "date", said) for d in _DATE.findall(sentence))
+            if any(map(sentence.__contains__, _DATE_WORDS)):
+                out.extend(Entity(d, "date", said) for d in _DATE.findall(sentence))
         zones: list[tuple[int, int]] = []
         if "/" in sentence and any(a in sentence for a in _ZONE_AREAS):
             for zone in _TIME_ZONE.finditer(sentence):  # "Europe/Paris": one name, not two (session 19)
@@ -2868,8 +2911,8 @@ class OfflineIntelligence:
                 # "the Hartmann lab", "Riverside community centre", "Ripon racecourse": a place named by
                 # a name and the kind of place after it, written small, is one name (session 39)
                 name, kind = f"{name} {place.group(1)}", "place"
-            if kind == "name":
-                before = sentence[max(0, match.start() - 24) : match.start()].lower()
+            if kind == "name" and _KIND_BEFORE.search(
+                    before := sentence[max(0, match.start() - 24) : match.start()].lower()) is not None:
                 if _ORG_BEFORE.search(before):
                     kind = "organization"
                 elif _PLACE_BEFORE.search(before):

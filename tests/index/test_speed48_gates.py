@@ -1,0 +1,65 @@
+"""perf48's cheaper gates in ``_references`` and ``_entities`` (issue #17, the speed) pass every
+text the patterns they spare would match, so no output changes (``tools/summary_dump.py --check``
+holds whole summaries to the same output)."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlane.index import offline
+
+LABEL_PIECES = st.sampled_from(["**", "*", "#", "##", ":", ": ", ":\n", ":\t", ":\xa0", "1.", "2)", "-", "•", " ", "  ", "\n",
+                                "\x1f", "Step", "Note", "Oslo Fjord", "x", ".", "!", "?", "é", "10:30", "http://a"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(LABEL_PIECES, max_size=10).map("".join))
+def test_the_label_gate_passes_every_sentence_its_pattern_changes(sentence: str) -> None:
+    """:data:`offline._LABEL` finds a label only where :func:`offline._may_label` passes."""
+    if offline._LABEL.search(sentence) is not None:
+        assert offline._may_label(sentence)
+
+
+DATE_PIECES = st.sampled_from(["3", "14", "2025", "-", "03", "Jan", "Feb", "Sept", "May", "may", "of", "th", "st", " ", ", ",
+                               "\xa0", "٣", "x"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(DATE_PIECES, max_size=10).map("".join))
+def test_every_date_holds_a_short_month_or_a_dash(sentence: str) -> None:
+    if offline._DATE.search(sentence) is not None:
+        assert any(w in sentence for w in offline._DATE_WORDS)
+
+
+BEFORE_PIECES = st.sampled_from(["work at", "works for", "joined", "in", "to", "moved to", "the", "my", "cat", "dog", "sister",
+                                 "mum", " ", "  ", "\n", "x", "within", "catalogue", ","])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(BEFORE_PIECES, max_size=8).map("".join))
+def test_the_union_before_a_name_finds_what_any_of_the_four_finds(before: str) -> None:
+    four = (offline._ORG_BEFORE, offline._PLACE_BEFORE, offline._PET_BEFORE, offline._KIN_BEFORE)
+    assert (offline._KIND_BEFORE.search(before) is not None) == any(p.search(before) for p in four)
+
+
+REF_PIECES = st.sampled_from(["by", "By", " ", "  ", "\n", "Emily", "St.", "Mandel", "Station", "Eleven", "the", "Piranesi",
+                              "x", ".", "py", "com", "io", "notes", "/", "Table", "table", "S4", "Rule", "rule", "4.2", "9",
+                              "available", "schedule", "Schedule", "3"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(REF_PIECES, max_size=10).map("".join))
+def test_the_reference_gates_pass_every_text_their_patterns_match(text: str) -> None:
+    if offline._REFS[offline._BY].search(text) is not None:
+        assert offline._BY_NAME.search(text) is not None
+    if offline._EXT_GUARD.search(text) is not None or offline._TLD_GUARD.search(text) is not None:
+        assert offline._DOT_LOWER.search(text) is not None
+    if offline._PART.search(text) is not None:
+        assert any(w in text for w in offline._PART_WORDS)
+
+
+def test_the_gated_kinds_are_still_found() -> None:
+    assert offline._BY == len(offline._REFS) - 1
+    refs = set(offline._references("We picked Station Eleven by Emily Mandel, see notes.md, and Rule 9 on example.com"))
+    assert {"Station Eleven", "notes.md", "Rule 9", "example.com"} <= refs, refs
+    names = {e.name: e.type for e in offline.OfflineIntelligence._entities("My sister moved to Tromsø on 14 Feb, Note: Kestrel.")}
+    assert names.get("Tromsø") == "place" and "14 Feb" in names, names
