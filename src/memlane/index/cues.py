@@ -1583,6 +1583,13 @@ class _Reader:
         friends chatting ("I've done an abstract painting too, take a look!", LoCoMo) tell
         each other what they have done, and settle nothing by it."""
 
+    def rewrite_decision(self, where: tuple[int, int], text: str, new: str) -> None:
+        """Write the decision placed at ``where`` (now ``text``) as ``new``, in its place in the
+        list; ``new`` keeps the turn it was said in."""
+        self.cues.decisions[self.cues.decisions.index(text)] = new
+        self.text[where] = new
+        self.cues.turn_of.setdefault(new, where[0])
+
     def put(self, where: tuple[int, int], fieldname: str, text: str) -> None:
         """Place a sentence in one field (moving it when it was placed before)."""
         old = self.cues.placed.get(where)
@@ -3489,9 +3496,7 @@ class _Reader:
                 self.put(took, was, "")  # the thing chosen, now the decision: no reason or step too
             if any(new.lower() == t.lower() for t in self.text.values()):
                 continue
-            self.cues.decisions[self.cues.decisions.index(text)] = new
-            self.text[where] = new
-            self.cues.turn_of.setdefault(new, ti)
+            self.rewrite_decision(where, text, new)
 
     _DO_THAT = re.compile(
         r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|fine|right|great|good|perfect|then)[,.!]?\s+)*"
@@ -3553,9 +3558,7 @@ class _Reader:
             was = self.cues.placed.get(took)
             if was is not None:
                 self.put(took, was, "")
-            self.cues.decisions[self.cues.decisions.index(text)] = new
-            self.text[where] = new
-            self.cues.turn_of.setdefault(new, ti)
+            self.rewrite_decision(where, text, new)
 
     _PRAISE = frozenset("good great fine best better safer safe bet value fit vote like prefer love favourite "
                         "favorite sound sounds seem seems look looks winner win wins recommend choice pick option "
@@ -3594,9 +3597,7 @@ class _Reader:
             new = f"{choice} — {_trim_clause(clean(first))}"
             if any(new.lower() == t.lower() for t in self.text.values()):
                 continue
-            self.cues.decisions[self.cues.decisions.index(text)] = new
-            self.text[where] = new
-            self.cues.turn_of.setdefault(new, ti)
+            self.rewrite_decision(where, text, new)
 
     _STARTS_FROM = re.compile(
         r"\b(?:from\s+now\s+on|from\s+(?:next|this)\s+(?:week|month|term|year|season|monday|tuesday|wednesday"
@@ -4258,9 +4259,7 @@ class _Reader:
                 continue  # (the first option holds what is offered: "We're torn between pottering
                 # round the skerries … or crossing to Eigg" — "Skerries it is." keeps both)
             new = f"{choice} — {clean(named[0])}"
-            self.cues.decisions[self.cues.decisions.index(text)] = new
-            self.text[where] = new
-            self.cues.turn_of.setdefault(new, where[0])
+            self.rewrite_decision(where, text, new)
 
     def choice_alone(self) -> None:
         """A choice written with what it settles ("An in-app language setting, defaulting to
@@ -4277,9 +4276,7 @@ class _Reader:
             if name != "decisions" or not settled or len(own) < 3 or own & _content(settled):
                 continue
             new = _stop(choice)
-            self.cues.decisions[self.cues.decisions.index(text)] = new
-            self.text[where] = new
-            self.cues.turn_of.setdefault(new, where[0])
+            self.rewrite_decision(where, text, new)
 
     _ASKS_FRAME = re.compile(
         r"^(?:(?:so|and|but|ok|okay|right)\s+)*(?:(?:do|does|did|should|shall|can|could|would|will|are|is)"
@@ -4359,9 +4356,7 @@ class _Reader:
                     or set(words) & _PRONOUNS):
                 continue
             new = _stop(choice)
-            self.cues.decisions[self.cues.decisions.index(text)] = new
-            self.text[where] = new
-            self.cues.turn_of.setdefault(new, where[0])
+            self.rewrite_decision(where, text, new)
 
     _STAYS_GOES = re.compile(r"\b(?:stays|goes)\b", re.IGNORECASE)
     _NOT_CHOSEN_SAID = frozenset(
@@ -4496,9 +4491,7 @@ class _Reader:
                     or self.a_to_do(second)):
                 continue
             new = _stop(first) if not dash else f"{first}{dash}{settled}"
-            self.cues.decisions[self.cues.decisions.index(text)] = new
-            self.text[where] = new
-            self.cues.turn_of.setdefault(new, where[0])
+            self.rewrite_decision(where, text, new)
             rest = _stop(clean(second))
             if rest not in self.cues.decisions:
                 self.cues.decisions.append(rest)
