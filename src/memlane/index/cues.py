@@ -4581,6 +4581,30 @@ class _Reader:
     """Turns after the conversation's last decision from which what reads as a reason is no
     longer one (session 40)."""
 
+    _IS_WHAT_THEY = re.compile(
+        r"\b(?:is|are|'s|’s)\s+what\s+(?!(?:i|we|you|he|she|it|they|i'm|we're|you're|he's|she's|it's|they're"
+        r"|i've|we've|they've|i'd|we'd|you'd|they'd|to|happened|worries|matters)\b)\w+", re.IGNORECASE)
+    """What a named party does, asks for or expects, said of the thing chosen ("Live shows are what
+    members ask for.", "That's what the Lyric charges for theirs.", "Thirty days is what most guidance
+    suggests, fine."): :meth:`reason_is_what`. Not what I, we or you did, want or think ("the
+    sightline is what we wanted", "that's what I thought"), nor what "they / she / it" said, proposed
+    or is for (a proposal reported: "8 till 6 … is what they propose")."""
+
+    def reason_is_what(self) -> None:
+        """A participant's sentence saying the chosen thing "is what" another party does, asks for or
+        expects is a reason (rn48b): the custom, demand or standard it follows is why it was taken.
+        Only a sentence no field took, not a question and not the assistant's (whose "is what most
+        … assume" explains how things are). Read before :meth:`reasons_after`, whose screens of a
+        reason said long after the last decision, or in a conversation with none, it passes too."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role == "assistant":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if ((ti, si) in self.cues.placed or s.rstrip().endswith("?")
+                        or self._IS_WHAT_THEY.search(s) is None):
+                    continue
+                self.put((ti, si), "rationale", clean(s))
+
     def reasons_after(self) -> None:
         """A rationale said three turns or more after the conversation's last decision, by
         whichever reader placed it, is taken out (session 40, rat40): a reason is said before
@@ -6916,6 +6940,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.from_now_on()
     reader.we_will_do()
     reader.options_named()
+    reader.reason_is_what()
     reader.reasons_after()
     reader.reasons_conditional()
     reader.reason_verbless()
