@@ -2085,7 +2085,10 @@ class _Reader:
             lead = _COMMIT.search(sentence[: comma.start()]) if comma else None
             opens = sentence[lead.end():].split(maxsplit=1) if lead else []
             if (comma and lead and opens and turn.who != "user"
-                    and {comma.group(1).lower(), opens[0].lower()} <= _STEP_VERBS | _ASKED_VERBS):
+                    and {comma.group(1).lower(), opens[0].lower()} <= _STEP_VERBS | _ASKED_VERBS
+                    and not _VERB_ON_PRONOUN.match(sentence, comma.end())):
+                # (not "I'll write the wording with the content team, and send it to you by
+                # Thursday": the second half's "it" is the first half's work, one step, session 48)
                 # "I'll call the venue, and send the deposit": two steps, each with its verb,
                 # whatever their length (session 13, checked on heldout10)
                 self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: comma.start()]))))
