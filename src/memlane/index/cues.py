@@ -1426,6 +1426,13 @@ _PASSED_ON = re.compile(r"\b(?:quoted|offered|asked|suggested|proposed|i'?ve|i'?
 """What keeps a report a possible decision: a quote, offer or proposal passed on ("Hollins said
 they could tarp it by Friday for £1,200.", "Al-Noor Kitchen quoted £6 a head…"), the speaker's own
 doing or a question (session 48)."""
+_DONE_SAID = re.compile(
+    r"^(?:(?:and|but|also|well|yes|yeah|no|so|ok(?:ay)?|oh|right|then|hmm|ugh|fine|good|just)[,.:!]?\s+)*"
+    r"(?:[\w'#.:/-]+\s+){0,3}?(?:(?:is|are)\s+)?done\b(?!\s+by\b)",
+    re.IGNORECASE)
+"""A user's word that a thing is done ("Done, paid the £100 deposit…", "cleanup done, 14,208
+objects restored.", "Apply done at 09:41."): a report of what was carried out, no decision the
+sentence model may add; not with a decision's cue or a future (session 48)."""
 _OWN_DOING = re.compile(r"\bI(?:'(?:ve|ll|m|d))?\b|(?i:\b(?:we|we'?ve|we'?ll|we'?re|my|our|now|done|booked)\b)")
 """What an assistant's sentence holds when it reports or takes on what it does ("I've refunded…",
 "We'll send…", "Your plan is now…", "Done."): without it, and without a directive, the assistant
@@ -2779,6 +2786,9 @@ class _Reader:
                 if (_REPORTED.match(s) and not (_PASSED_ON.search(s) or _DECISION.search(s) or _FUTURE.search(s)
                                                 or _directive(s))):
                     continue  # "Table 12 waited an hour…", "Mrs Okoye says…": a report (session 48)
+                if (turn.role == "user" and _DONE_SAID.match(s)
+                        and not (_DECISION.search(s) or _FUTURE.search(s))):
+                    continue  # "Done, paid the deposit…", "cleanup done…": a report (session 48)
                 if turn.role == "assistant" and not (_directive(_unacked(s)) or _OWN_DOING.search(s)):
                     continue  # "RSC-005 with a duplicate ID means…": the assistant explains (session 36)
                 terse = _AGREED_TERSE.match(s)
