@@ -1407,6 +1407,32 @@ _DESCRIBES_THING = re.compile(
 """A description of a thing: what it is, has, costs, holds or how it works ("It's 90 a day, and
 we keep the roof rack.", "And the kit fund is £310.", "The pub garden only works if it is warm…"):
 no decision the sentence model may add, though one may follow from it (session 35)."""
+_REPORTED = re.compile(
+    r"^(?:(?:and|but|also|well|yes|yeah|no|so|ok(?:ay)?|oh|right|then|hmm|ugh|fine|good|just)[,.:!]?\s+)*"
+    r"(?!(?:i|we|you|let'?s|i'?ve|we'?ve|i'?d|we'?d|done|ok|please|it|that|this|they|there|he|she)\b)"
+    r"(?:[\w'#.:/-]+\s+){1,5}?(?:also\s+|just\s+|already\s+|never\s+|both\s+)?"
+    r"(?:(?!(?:need|used|based|fixed|sealed|interested|tired|limited|mixed)\b)[a-z]{2,}(?<!ne)(?<!ee)ed|"
+    r"ate|took|went|came|ran|drove|flew|spent|met|sat|stood|won|lost|wrote|sent|found|bought|brought|held|"
+    r"paid|built|did|felt|heard|knew|began|said|told|gave|got|made|broke|fell|rang|says|reckons)\b"
+    r"(?!\s+(?:to|that\s+we|we)\b)",
+    re.IGNORECASE)
+"""What someone or something else did or says, told as a report ("The heating engineer came on
+Tuesday and said…", "Table 12 waited an hour…", "The 13:58 deploy changed the webhook route…",
+"Mrs Okoye says chemistry keeps more doors open."): no decision the sentence model may add; not
+with a decision's cue or a future, nor a directive, a question or a proposal passed on (session 48,
+:data:`_PASSED_ON`)."""
+_PASSED_ON = re.compile(r"\b(?:quoted|offered|asked|suggested|proposed|i'?ve|i'?ll|we'?ll|let'?s)\b|\?\s*$",
+                        re.IGNORECASE)
+"""What keeps a report a possible decision: a quote, offer or proposal passed on ("Hollins said
+they could tarp it by Friday for £1,200.", "Al-Noor Kitchen quoted £6 a head…"), the speaker's own
+doing or a question (session 48)."""
+_DONE_SAID = re.compile(
+    r"^(?:(?:and|but|also|well|yes|yeah|no|so|ok(?:ay)?|oh|right|then|hmm|ugh|fine|good|just)[,.:!]?\s+)*"
+    r"(?:[\w'#.:/-]+\s+){0,3}?(?:(?:is|are)\s+)?done\b(?!\s+by\b)",
+    re.IGNORECASE)
+"""A user's word that a thing is done ("Done, paid the £100 deposit…", "cleanup done, 14,208
+objects restored.", "Apply done at 09:41."): a report of what was carried out, no decision the
+sentence model may add; not with a decision's cue or a future (session 48)."""
 _OWN_DOING = re.compile(r"\bI(?:'(?:ve|ll|m|d))?\b|(?i:\b(?:we|we'?ve|we'?ll|we'?re|my|our|now|done|booked)\b)")
 """What an assistant's sentence holds when it reports or takes on what it does ("I've refunded…",
 "We'll send…", "Your plan is now…", "Done."): without it, and without a directive, the assistant
@@ -2767,6 +2793,12 @@ class _Reader:
                     continue  # "Voucher ref SKY-88213-W": a reference, no decision (session 38)
                 if _DESCRIBES_THING.match(s) and not (_DECISION.search(s) or _FUTURE.search(s) or _WHEN.search(s)):
                     continue  # "It's 90 a day…", "The kit fund is £310.": a description (session 35)
+                if (_REPORTED.match(s) and not (_PASSED_ON.search(s) or _DECISION.search(s) or _FUTURE.search(s)
+                                                or _directive(s))):
+                    continue  # "Table 12 waited an hour…", "Mrs Okoye says…": a report (session 48)
+                if (turn.role == "user" and _DONE_SAID.match(s)
+                        and not (_DECISION.search(s) or _FUTURE.search(s))):
+                    continue  # "Done, paid the deposit…", "cleanup done…": a report (session 48)
                 if turn.role == "assistant" and not (_directive(_unacked(s)) or _OWN_DOING.search(s)):
                     continue  # "RSC-005 with a duplicate ID means…": the assistant explains (session 36)
                 terse = _AGREED_TERSE.match(s)
