@@ -3,7 +3,7 @@ patterns alone and with the shipped sentence model). Every conversation is writt
 tests."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memlane.bench.summaries.score import dice, is_small_talk, tokens
@@ -214,6 +214,9 @@ _WORDS = st.sampled_from("t: me: blocker: today Today the it's I'll ask ring the
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.lists(_WORDS, min_size=1, max_size=14).map(" ".join), min_size=1, max_size=5))
+# a tag heading a tag's text (session 48): Bo's blocker was written "T: today …" and Ann's step
+# "Today …", one sentence in two fields once the tag is read past
+@example(["blocker: t: today t: t: t: blocker: t: t:", "t: t: t: . t: today t: t: t: blocker: t: t:"])
 def test_the_new_shapes_on_any_text_write_no_empty_or_doubled_item(texts):
     turns = [("Ann" if i % 2 else "Bo", t) for i, t in enumerate(texts)]
     summary = _summary(turns, None)

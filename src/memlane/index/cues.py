@@ -961,6 +961,9 @@ _STANDUP_TAG = re.compile(r"(?:^|[.!]\s+)(t|today|me|blockers?)\s*:\s+(\S.*)$", 
 """A stand-up said in shorthand ("t: starting on the 3DS challenge flow", "me: vendor review with
 finance at 2", "blocker: need someone with prod access to look at…"): the speaker's step, a
 blocker the team's (session 20)."""
+_STANDUP_TAGS = re.compile(r"^(?:(?:t|today|me|blockers?)\s*:\s+)+", re.IGNORECASE)
+"""Shorthand tags heading what a tag says ("blocker: t: …"): read past, so the item says what is
+to be done, not a tag (session 48)."""
 _TODAY_ON = re.compile(r"(?:^|;\s+)(?:(?:and|so|meanwhile)[,]?\s+)?today[,:]?\s+(?:i'?m\s+on\s+|it'?s\s+)?"
                        r"((?:the|my)\s+(?!weather\b)\w.*)$", re.IGNORECASE)
 """A stand-up's "today" and what follows it, the speaker's work ("…; today I'm on the email
@@ -2312,8 +2315,8 @@ class _Reader:
             self.put((ti, si), "action_items", _owned(who, clean(s)))
             return True
         short = _STANDUP_TAG.search(s) if not self.assisted and ":" in s else None  # (also "ok. me: …")
-        if short and len(_content(short.group(2))) >= 3 and not s.endswith("?"):
-            rest = short.group(2)
+        rest = (_STANDUP_TAGS.sub("", short.group(2)) if ":" in short.group(2) else short.group(2)) if short else ""
+        if short and len(_content(rest)) >= 3 and not s.endswith("?"):
             if short.group(1).lower().startswith("blocker"):
                 self.put((ti, si), "next_steps", _stop(clean(rest[:1].upper() + rest[1:])))
             else:
