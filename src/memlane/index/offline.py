@@ -295,6 +295,20 @@ _DIGIT_CHARS = bytes(68 if 48 <= b <= 57 else 32 for b in range(256))
 """A byte table writing "D" for a digit and a blank for anything else."""
 
 
+_SHAPE = bytes(68 if 48 <= b <= 57 else 97 if 97 <= b <= 122 else 65 if 65 <= b <= 90 else b if b in (45, 46) else 32
+               for b in range(256))
+"""A byte table writing a text's shape: "D" for a digit, "a" for a small letter, "A" for a capital, "-" and
+"." as they are, a blank for anything else. In plain ASCII text (where ``\\d`` is ``[0-9]``) each of session
+12's kinds below holds a shape of its own, found by ``in`` on the translation, and a turn without it is not
+searched with that kind's pattern, whose look-behind runs at every character (session 48, perf48b):
+:data:`_SEMVER` and :data:`_IPV4` a digit, a stop, one to three digits, a stop and a digit
+(:data:`_DOTTED_SHAPES`); :data:`_SLUG` a letter or a digit, a dash and a digit, or a small letter before a
+digit (:data:`_SLUG_SHAPES`); :data:`_NUMBERED_NAME` two small letters, a dash and a digit;
+:data:`_ERROR_CODE` a capital and four digits; :data:`_DIGIT_KEY` two digits, a dash and two capitals."""
+_DOTTED_SHAPES = (b"D.D.D", b"D.DD.D", b"D.DDD.D")
+_SLUG_SHAPES = (b"a-D", b"D-D", b"aD")
+
+
 def _old_numbered(text: str) -> list[str]:
     """:data:`_OLD_NUMBERED`'s matches in ``text``. Each holds two digits in a row; plain ASCII
     text without them (found by a byte translation and ``in``: most long answers that say "in
@@ -858,19 +872,23 @@ def _references(text: str) -> Iterator[str]:
     if len(text) > _REF_SHORT:  # the kinds below: a conversation's turns only
         return
     if _has_digit(text):  # session 12's kinds: turns only; each holds a digit
-        if "." in text:
+        shape = text.encode("ascii").translate(_SHAPE) if text.isascii() else None
+        if "." in text and (shape is None or any(map(shape.__contains__, _DOTTED_SHAPES))):
             yield from _SEMVER.findall(text)
             yield from _IPV4.findall(text)
         if "-" in text:
-            yield from _SLUG.findall(text)
-            yield from (n for n in _NUMBERED_NAME.findall(text) if n.split("-", 1)[0] not in _NOT_NUMBERED_NAME
-                        and not _YEAR_END.search(n))
-        yield from _ERROR_CODE.findall(text)
+            if shape is None or any(map(shape.__contains__, _SLUG_SHAPES)):
+                yield from _SLUG.findall(text)
+            if shape is None or b"aa-D" in shape:
+                yield from (n for n in _NUMBERED_NAME.findall(text) if n.split("-", 1)[0] not in _NOT_NUMBERED_NAME
+                            and not _YEAR_END.search(n))
+        if shape is None or b"ADDDD" in shape:
+            yield from _ERROR_CODE.findall(text)
         if "ode " in text:
             yield from _CODE_AFTER.findall(text)
         if any(map(text.__contains__, _SHOWN_WORDS)):  # session 40's kind
             yield from _SHOWN_CODE.findall(text)
-        if "-" in text:
+        if "-" in text and (shape is None or b"DD-AA" in shape):
             yield from _DIGIT_KEY.findall(text)
         if ":" in text:
             yield from _IMAGE_TAG.findall(text)
