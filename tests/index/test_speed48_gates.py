@@ -94,3 +94,21 @@ def test_the_shape_gated_kinds_are_still_found() -> None:
     refs = set(offline._references(text))
     assert {"2.14.1", "10.0.3.7", "pg-main-02", "E0597", "worker-7", "1099-INT"} <= refs, refs
     assert set(offline._references("Prices went from 3.5 to 4.25 - about 20 percent.")).isdisjoint({"3.5", "4.25"})
+
+
+PHRASE_PIECES = st.sampled_from(["Order", "Form", "PR", "Card", "SO", "-", "2023", "7", "I", "KL", "X", " ", "#", "/", ".", "@",
+                                 "src", "py", "com", "Acme", "ending", "in", "0042", "٣", "é", "No", "number"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(PHRASE_PIECES, max_size=8).map("".join))
+def test_every_reference_a_phrase_can_be_holds_a_digit_or_its_mark(name: str) -> None:
+    """Session 48 (perf48b): a name ``_REF_CHAR`` finds nothing in is read as a name, not searched
+    with the reference patterns a capitalised phrase can match."""
+    if any(p.search(name) for p in offline._NAME_REFS):
+        assert offline._REF_CHAR.search(name) is not None
+
+
+def test_a_phrase_naming_its_key_is_still_a_reference() -> None:
+    assert offline._name_of("Invoice 4471-2290")[1] == "reference"
+    assert offline._name_of("Quillfeather Lane")[1] == "name"
