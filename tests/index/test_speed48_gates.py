@@ -11,7 +11,7 @@ LABEL_PIECES = st.sampled_from(["**", "*", "#", "##", ":", ": ", ":\n", ":\t", "
                                 "\x1f", "Step", "Note", "Oslo Fjord", "x", ".", "!", "?", "é", "10:30", "http://a"])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(LABEL_PIECES, max_size=10).map("".join))
 def test_the_label_gate_passes_every_sentence_its_pattern_changes(sentence: str) -> None:
     """:data:`offline._LABEL` finds a label only where :func:`offline._may_label` passes."""
@@ -23,7 +23,7 @@ DATE_PIECES = st.sampled_from(["3", "14", "2025", "-", "03", "Jan", "Feb", "Sept
                                "\xa0", "٣", "x"])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(DATE_PIECES, max_size=10).map("".join))
 def test_every_date_holds_a_short_month_or_a_dash(sentence: str) -> None:
     if offline._DATE.search(sentence) is not None:
@@ -34,7 +34,7 @@ BEFORE_PIECES = st.sampled_from(["work at", "works for", "joined", "in", "to", "
                                  "mum", " ", "  ", "\n", "x", "within", "catalogue", ","])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(BEFORE_PIECES, max_size=8).map("".join))
 def test_the_union_before_a_name_finds_what_any_of_the_four_finds(before: str) -> None:
     four = (offline._ORG_BEFORE, offline._PLACE_BEFORE, offline._PET_BEFORE, offline._KIN_BEFORE)
@@ -46,7 +46,7 @@ REF_PIECES = st.sampled_from(["by", "By", " ", "  ", "\n", "Emily", "St.", "Mand
                               "available", "schedule", "Schedule", "3"])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(REF_PIECES, max_size=10).map("".join))
 def test_the_reference_gates_pass_every_text_their_patterns_match(text: str) -> None:
     if offline._REFS[offline._BY].search(text) is not None:
@@ -69,7 +69,7 @@ SHAPE_PIECES = st.sampled_from(["1", "2", "12", "255", "1999", "v", ".", "..", "
                                 "INT", "TR", " ", "\n", "/", "@", "_", "é", "٣", "x9", "utf", "ws", "mid", ",", ":"])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(SHAPE_PIECES, max_size=12).map("".join))
 def test_the_shape_gates_pass_every_text_their_patterns_match(text: str) -> None:
     """Session 48 (perf48b): in plain ASCII text each of session 12's digit kinds holds its shape
@@ -100,7 +100,7 @@ PHRASE_PIECES = st.sampled_from(["Order", "Form", "PR", "Card", "SO", "-", "2023
                                  "src", "py", "com", "Acme", "ending", "in", "0042", "٣", "é", "No", "number"])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(PHRASE_PIECES, max_size=8).map("".join))
 def test_every_reference_a_phrase_can_be_holds_a_digit_or_its_mark(name: str) -> None:
     """Session 48 (perf48b): a name ``_REF_CHAR`` finds nothing in is read as a name, not searched
