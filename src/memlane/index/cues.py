@@ -3656,6 +3656,13 @@ class _Reader:
         in a reason only. Over every development set decisions +3 right by default, +7 right
         and +1 wrong patterns alone. Read after the decision readers, so the sentence model's
         training rows do not move (session 48, dec48b)."""
+        self._decided_among_people(lambda said: self._STARTS_FROM.search(said) is not None
+                                   and len(_content(said)) >= 3)
+
+    def _decided_among_people(self, settles: Callable[[str], bool]) -> None:
+        """Among people, each participant's sentence after the first turn, no question, placed
+        nowhere or as rationale, that ``settles`` says settles something, made a decision
+        (:meth:`from_now_on`, :meth:`we_will_do`)."""
         if self.assisted:
             return
         for ti, turn in enumerate(self.turns):
@@ -3664,7 +3671,7 @@ class _Reader:
             for si, said in enumerate(turn.sentences):
                 where = (ti, si)
                 if (said.rstrip().endswith("?") or self.cues.placed.get(where) not in (None, "rationale")
-                        or self._STARTS_FROM.search(said) is None or len(_content(said)) < 3):
+                        or not settles(said)):
                     continue
                 if where in self.cues.placed:
                     self.put(where, "rationale", "")
@@ -3689,20 +3696,9 @@ class _Reader:
         we'll …" (a consequence), nor a question. Over every development set decisions +4 right
         / +1 wrong by default, +9 / +4 patterns alone. Read after the decision readers, so the
         sentence model's training rows do not move (session 48, dec48b)."""
-        if self.assisted:
-            return
-        for ti, turn in enumerate(self.turns):
-            if not ti or turn.role == "assistant":
-                continue
-            for si, said in enumerate(turn.sentences):
-                where = (ti, si)
-                if (said.rstrip().endswith("?") or self.cues.placed.get(where) not in (None, "rationale")
-                        or ("we'll" not in said.lower() and "we will" not in said.lower())
-                        or self._WE_WILL_DO.search(said.strip()) is None or len(_content(said)) < 2):
-                    continue
-                if where in self.cues.placed:
-                    self.put(where, "rationale", "")
-                self.decide(where, said)
+        self._decided_among_people(lambda said: ("we'll" in said.lower() or "we will" in said.lower())
+                                   and self._WE_WILL_DO.search(said.strip()) is not None
+                                   and len(_content(said)) >= 2)
 
     def told_not_chosen(self) -> None:
         """A decision that tells rather than chooses (:data:`_TOLD_NOT_CHOSEN`: "Wait, the
