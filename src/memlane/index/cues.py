@@ -1410,8 +1410,11 @@ _DESCRIBES_THING = re.compile(
 """A description of a thing: what it is, has, costs, holds or how it works ("It's 90 a day, and
 we keep the roof rack.", "And the kit fund is £310.", "The pub garden only works if it is warm…"):
 no decision the sentence model may add, though one may follow from it (session 35)."""
+_SAID_FIRST = r"^(?:(?:and|but|also|well|yes|yeah|no|so|ok(?:ay)?|oh|right|then|hmm|ugh|fine|good|just)[,.:!]?\s+)*"
+"""The words a report may open on before what it tells ("Yeah, the heating engineer came…", "ok.
+cleanup done…"): :data:`_REPORTED` and :data:`_DONE_SAID` read past them."""
 _REPORTED = re.compile(
-    r"^(?:(?:and|but|also|well|yes|yeah|no|so|ok(?:ay)?|oh|right|then|hmm|ugh|fine|good|just)[,.:!]?\s+)*"
+    _SAID_FIRST +
     r"(?!(?:i|we|you|let'?s|i'?ve|we'?ve|i'?d|we'?d|done|ok|please|it|that|this|they|there|he|she)\b)"
     r"(?:[\w'#.:/-]+\s+){1,5}?(?:also\s+|just\s+|already\s+|never\s+|both\s+)?"
     r"(?:(?!(?:need|used|based|fixed|sealed|interested|tired|limited|mixed)\b)[a-z]{2,}(?<!ne)(?<!ee)ed|"
@@ -1430,7 +1433,7 @@ _PASSED_ON = re.compile(r"\b(?:quoted|offered|asked|suggested|proposed|i'?ve|i'?
 they could tarp it by Friday for £1,200.", "Al-Noor Kitchen quoted £6 a head…"), the speaker's own
 doing or a question (session 48)."""
 _DONE_SAID = re.compile(
-    r"^(?:(?:and|but|also|well|yes|yeah|no|so|ok(?:ay)?|oh|right|then|hmm|ugh|fine|good|just)[,.:!]?\s+)*"
+    _SAID_FIRST +
     r"(?:[\w'#.:/-]+\s+){0,3}?(?:(?:is|are)\s+)?done\b(?!\s+by\b)",
     re.IGNORECASE)
 """A user's word that a thing is done ("Done, paid the £100 deposit…", "cleanup done, 14,208
@@ -3623,8 +3626,7 @@ class _Reader:
                 continue
             choice, posed = parts
             own = _content(choice)
-            head = choice.split()[-1].rstrip(".!,")
-            named = re.compile(r"\b" + re.escape(head) + r"(?:s|es)?\b", re.IGNORECASE)
+            named = _naming(choice)
             if not own or not named.search(posed) or not self._praise_only(posed, own):
                 continue
             ti, si = where
@@ -4286,7 +4288,7 @@ class _Reader:
                 continue
             choice, offered = parts
             options = _OR_PARTS.split(offered.rstrip(" ."))
-            head = re.compile(r"\b" + re.escape(choice.split()[-1].rstrip(".!,")) + r"(?:s|es)?\b", re.IGNORECASE)
+            head = _naming(choice)
             named = [x for x in options if head.search(x)]
             if (len(options) < 2 or len(named) != 1 or named[0] == options[0]
                     or len(_content(named[0]) - _content(choice)) < 2):
@@ -6624,6 +6626,12 @@ def _takes_on(rest: str) -> bool:
     otherwise", "Finance will hate it"): a word written with a capital elsewhere that is no
     speaker owns a step only then (session 17)."""
     return _first_word(rest) in _TAKEN_ON
+
+
+def _naming(choice: str) -> re.Pattern[str]:
+    """What names a terse choice in a sentence: its last word, whole, alone or with a plural's
+    "s" / "es", in any case ("Skerries" finds "round the skerries", "Poster" finds "two posters")."""
+    return re.compile(r"\b" + re.escape(choice.split()[-1].rstrip(".!,")) + r"(?:s|es)?\b", re.IGNORECASE)
 
 
 def _did(verb: str) -> str:
