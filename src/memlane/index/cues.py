@@ -935,15 +935,20 @@ _VERB_ON_PRONOUN = re.compile(r"\w+\s+(?:it|that|this|them)\b", re.IGNORECASE)
 before, so the task does not say what on its own (the step readers pass it over)."""
 
 
+_OE_VERBS = frozenset("canoe hoe shoe tiptoe toe".split())
+"""Verbs whose base form ends in "-oe" ("shoes" -> "shoe"): every other "-oes" drops its "es"
+("does" -> "do", "goes" -> "go", "echoes" -> "echo", "vetoes" -> "veto") (tv49)."""
+
+
 def _task_verb(word: str) -> str:
     """The base form of a task's verb as a question asks it ("bringing" -> "bring", "fixes" -> "fix",
-    "sets" -> "set", "carries" -> "carry")."""
+    "sets" -> "set", "carries" -> "carry", "does" -> "do", "goes" -> "go")."""
     low = word.lower()
     if low.endswith("ing") and len(low) > 5:
         return _ing_base(low)
     if low.endswith("ies") and len(low) > 4:
         return low[:-3] + "y"
-    if low.endswith(("ches", "shes", "sses", "xes")):
+    if low.endswith(("ches", "shes", "sses", "xes")) or (low.endswith("oes") and low[:-1] not in _OE_VERBS):
         return low[:-2]
     return low[:-1] if low.endswith("s") and not low.endswith("ss") else low
 
@@ -2110,7 +2115,7 @@ class _Reader:
                 # the bag pack": each named speaker's part is their own step (session 48)
                 self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(sentence[: others[0].start()]))))
                 for m, end in zip(others, [*(o.start() for o in others[1:]), len(sentence)], strict=True):
-                    task = _did(m.group(2)) + " " + sentence[m.end(): end]
+                    task = _task_verb(m.group(2)) + " " + sentence[m.end(): end]
                     self.cues.action_items.append(_owned(m.group(1), _stop(clean(task[:1].upper() + task[1:]))))
                 return True
             comma = _COMMA_AND.search(sentence) if ", and " in sentence else None
@@ -6632,11 +6637,6 @@ def _naming(choice: str) -> re.Pattern[str]:
     """What names a terse choice in a sentence: its last word, whole, alone or with a plural's
     "s" / "es", in any case ("Skerries" finds "round the skerries", "Poster" finds "two posters")."""
     return re.compile(r"\b" + re.escape(choice.split()[-1].rstrip(".!,")) + r"(?:s|es)?\b", re.IGNORECASE)
-
-
-def _did(verb: str) -> str:
-    """The base form of a verb said of someone else ("sorts" -> "sort", "does" -> "do")."""
-    return "do" if verb == "does" else "go" if verb == "goes" else _task_verb(verb)
 
 
 def _first_word(rest: str) -> str:
