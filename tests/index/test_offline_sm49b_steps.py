@@ -4,6 +4,8 @@ every development set 13 wrong to 1 right; ``_YOU_CAN``: the assistant's "You ca
 right (docs/summary-eval.md, "Session 49: the model's next steps and rationale counted (sm49b)").
 Conversations written for this test."""
 
+import pytest
+
 from memlane.bench.summaries.run import Conversation, messages_of
 from memlane.bench.summaries.train import _turns
 from memlane.index import sentmodel
@@ -27,10 +29,22 @@ def test_a_step_on_a_pronoun_the_model_reads_is_not_written():
     assert _steps(conv) == ()
 
 
+@pytest.mark.parametrize("said", ["You can change the delivery address under Account > Orders.",
+                                  "You can ask the council to review the decision."])
+def test_the_assistants_you_can_is_no_step(said):
+    conv = Conversation("sup", "", (("user", "My parcel is going to the old flat, what now?"),
+                                    ("assistant", said), ("user", "Thanks.")), {})
+    _read_as_step(conv)
+    assert _steps(conv) == ()
+
+
 def test_the_screens_read_their_marks_only():
-    from memlane.index.cues import _STEP_ON_PRONOUN
+    from memlane.index.cues import _STEP_ON_PRONOUN, _YOU_CAN
 
     for said in ("Okay, I'll do it tomorrow.", "Bethan can you message her?", "Please do it early this time."):
         assert _STEP_ON_PRONOUN.match(said), said
     for said in ("I'll post the forms tomorrow.", "Can you book the hall for Friday?", "Then drop it off by Monday."):
         assert not _STEP_ON_PRONOUN.match(said), said
+    assert _YOU_CAN.search("In the app you can transfer the ticket.")
+    for said in ("Drop it off by Monday if you can.", "Upload the form before you can submit.", "You can."):
+        assert not _YOU_CAN.search(said), said

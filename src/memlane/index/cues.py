@@ -1484,6 +1484,11 @@ _STEP_ON_PRONOUN = re.compile(
 "Bethan can you message her?", "Good idea, I'll email her tonight."): what it stands for was said
 before, so the step does not say what on its own; the step readers pass such a task over
 (:data:`_VERB_ON_PRONOUN`) and so do the model's steps (session 49)."""
+_YOU_CAN = re.compile(r"(?<!\bif )(?<!\bbefore )(?<!\bso )(?<!\bonce )(?<!\bwhen )(?<!\buntil )"
+                      r"\byou\s+can\s+(?!$|[.,?!])", re.IGNORECASE)
+"""The assistant telling what the user can do ("You can change the list under Settings…", "You can
+ask the Valuation Office Agency to review the band."): a possibility explained, no step; not "if /
+before / so you can" (a condition or purpose of a step) (session 49)."""
 
 
 def _asks_the_conversation(s: str) -> bool:
@@ -2829,6 +2834,8 @@ class _Reader:
                 continue  # "I'll look into that another time": put off to no time (session 31)
             elif label == "next_steps" and _STEP_ON_PRONOUN.match(s):
                 continue  # "Okay, I'll do it tomorrow.": the step's object said before (session 49)
+            elif label == "next_steps" and turn.role == "assistant" and _YOU_CAN.search(s):
+                continue  # the assistant's "You can change the list under…": a possibility (session 49)
             elif label == "next_steps":
                 ask = _ASK.match(s) or _ADDRESSED.match(s)
                 if ask and ask.group(1).lower() in _NO_ADDRESSEE:
