@@ -1480,6 +1480,21 @@ _LET_ME_KNOW = re.compile(r"^(?:(?:ok(?:ay)?|right|fine|sure|yes|yeah|good|great
 """An offer or a courtesy put as "let me" ("Let me know if you need the old sprites.", "Let us
 know how it goes."): no task of anyone, whether the model reads a step in it (session 35)."""
 
+_STEP_ON_PRONOUN = re.compile(
+    r"^(?:(?:and|but|also|well|sure|yes|yeah|ok(?:ay)?|oh|right|then|fine|good(?:\s+idea)?|great|will\s+do|"
+    r"no\s+problem)[,.:!;]?\s+)*(?:[A-Z][a-z]+,?\s+)?(?:i'?ll|i\s+will|we'?ll|we\s+will|you'?ll|"
+    r"(?:can|could|will|would)\s+you|please|you)\s+(?:\w+\s+)?\w+\s+(?:it|that|this|them|her|him)\b",
+    re.IGNORECASE)
+"""A step the sentence model reads whose verb's object is a pronoun ("Okay, I'll do it tomorrow.",
+"Bethan can you message her?", "Good idea, I'll email her tonight."): what it stands for was said
+before, so the step does not say what on its own; the step readers pass such a task over
+(:data:`_VERB_ON_PRONOUN`) and so do the model's steps (session 49)."""
+_YOU_CAN = re.compile(r"(?<!\bif )(?<!\bbefore )(?<!\bso )(?<!\bonce )(?<!\bwhen )(?<!\buntil )"
+                      r"\byou\s+can\s+(?!$|[.,?!])", re.IGNORECASE)
+"""The assistant telling what the user can do ("You can change the list under Settings…", "You can
+ask the Valuation Office Agency to review the band."): a possibility explained, no step; not "if /
+before / so you can" (a condition or purpose of a step) (session 49)."""
+
 
 def _asks_the_conversation(s: str) -> bool:
     """Whether the assistant's "Please …" asks for the conversation itself or is courtesy
@@ -2822,6 +2837,10 @@ class _Reader:
                 continue  # "Let me know if…", the assistant's "Please provide…": no step (session 35)
             elif label == "next_steps" and _NO_TIME.search(s):
                 continue  # "I'll look into that another time": put off to no time (session 31)
+            elif label == "next_steps" and _STEP_ON_PRONOUN.match(s):
+                continue  # "Okay, I'll do it tomorrow.": the step's object said before (session 49)
+            elif label == "next_steps" and turn.role == "assistant" and _YOU_CAN.search(s):
+                continue  # the assistant's "You can change the list under…": a possibility (session 49)
             elif label == "next_steps":
                 ask = _ASK.match(s) or _ADDRESSED.match(s)
                 if ask and ask.group(1).lower() in _NO_ADDRESSEE:
