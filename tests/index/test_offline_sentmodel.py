@@ -157,7 +157,7 @@ def test_fill_mode_adds_only_to_a_field_the_patterns_left_empty():
     msgs = _messages("Maya: We need a database for the billing service.",
                      "Tom: Let's use PostgreSQL for the billing service.",
                      "Maya: Agreed.",
-                     "Tom: The ledger team already runs it in production.")
+                     "Tom: And we move the ledger to it next month.")
     plain, _ = OfflineIntelligence(None).summarize("s", msgs)
     assert plain.decisions  # the patterns found "Use PostgreSQL…"
     meta = {"mode": "fill", "thresholds": {"decisions": 0.5}}

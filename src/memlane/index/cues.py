@@ -1444,6 +1444,25 @@ _DONE_SAID = re.compile(
 """A user's word that a thing is done ("Done, paid the £100 deposit…", "cleanup done, 14,208
 objects restored.", "Apply done at 09:41."): a report of what was carried out, no decision the
 sentence model may add; not with a decision's cue or a future (session 48)."""
+_STATE_TOLD = re.compile(
+    _SAID_FIRST +
+    r"(?:(?:the|a|an|their|his|her|its)\s+(?:(?!(?:before|after|until|when|while|plus)\b)[\w'#.:/&-]+\s+){0,7}?"
+    r"[\w'#.:/&-]+(?<!\bfor)(?<!\bto)(?<!\bat)(?<!\bin)(?<!\bon)(?<!\bof)(?<!\bthe)(?<!\ba)(?<!\bwith)(?<!\bby)"
+    r"(?<!\bbefore)(?<!\bafter)(?<!\d)(?<!\bthree)(?<!\btwo)(?<!\bfour)|(?:they|he|she))(?:\s+|(?='s))"
+    r"(?:(?!plus\b)[a-z]{2,}s(?<!ss)(?<!ous)(?<!is)|does|has|want|need|never|"
+    r"(?:is|are|'s)(?=\s+(?!(?:going|moving|decided|settled|booked|set|confirmed|agreed|on|at|now|from|next|tomorrow)\b)))"
+    r"\b(?=\s+\S)",
+    re.IGNORECASE)
+"""A state of a third party or a thing told, its subject a noun phrase of any length or "they / he /
+she", its verb in the present ("The Grange does a Sunday lunch package for up to 120…", "The van
+parks on the green…", "The heater in the scout hut store is out again.", "They want a SumUp card
+reader."; not "is at / on / booked …", as :data:`_DESCRIBES_THING`): no decision the sentence
+model may add; not with a decision's cue or a future, a modal,
+a speaker or an addressee, "then", "if", a question (:data:`_NOT_TOLD`) or a directive (session 49)."""
+_NOT_TOLD = re.compile(r"\b(?:can|could|would|should|might|may|must|shall|'d|let'?s|then|i|we|you|me|us|if)\b|\?\s*$",
+                       re.IGNORECASE)
+"""What keeps a told state (:data:`_STATE_TOLD`) a possible decision: a modal, the speaker or the
+one spoken to, "then", "if" or a question (session 49)."""
 _OWN_DOING = re.compile(r"\bI(?:'(?:ve|ll|m|d))?\b|(?i:\b(?:we|we'?ve|we'?ll|we'?re|my|our|now|done|booked)\b)")
 """What an assistant's sentence holds when it reports or takes on what it does ("I've refunded…",
 "We'll send…", "Your plan is now…", "Done."): without it, and without a directive, the assistant
@@ -2822,6 +2841,9 @@ class _Reader:
                 if (_REPORTED.match(s) and not (_PASSED_ON.search(s) or _DECISION.search(s) or _FUTURE.search(s)
                                                 or _directive(s))):
                     continue  # "Table 12 waited an hour…", "Mrs Okoye says…": a report (session 48)
+                if (_STATE_TOLD.match(s) and not (_NOT_TOLD.search(s) or _DECISION.search(s) or _FUTURE.search(s)
+                                                  or _directive(s))):
+                    continue  # "The Grange does a package…", "They want a card reader.": a state told (session 49)
                 if (turn.role == "user" and _DONE_SAID.match(s)
                         and not (_DECISION.search(s) or _FUTURE.search(s))):
                     continue  # "Done, paid the deposit…", "cleanup done…": a report (session 48)
