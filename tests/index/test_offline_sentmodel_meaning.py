@@ -34,7 +34,7 @@ def test_the_meaning_weights_ship_with_the_chosen_configuration_and_the_default_
     assert sentmodel.shipped("meaning") is model  # read once per process
     assert model.meta["vectors"] == "both" and model.meta["dim"] == 256 + 384
     assert model.meta["trained_on"] == 867 and model.meta["C"] == 0.001  # not retrained in session 35
-    assert model.thresholds == dense.CONFIGS[dense.CHOSEN]["thresholds"]
+    assert model.thresholds == dense.CONFIGS[dense.MEANING_CHOSEN]["thresholds"]
     assert "vectors" not in sentmodel.shipped().meta
     assert OfflineIntelligence().model is sentmodel.shipped()
     assert make_intelligence(Config()).model is sentmodel.shipped()  # type: ignore[attr-defined]

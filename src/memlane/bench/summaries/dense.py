@@ -26,7 +26,7 @@ from memlane.index import sentmodel
 from memlane.index.cues import _Reader
 from memlane.index.sentclass import LABELS
 
-__all__ = ["CHEAP", "CHOSEN", "CONFIGS", "FIT", "Prepared", "cross_validate", "fit", "prepare"]
+__all__ = ["CHEAP", "CHOSEN", "CONFIGS", "FIT", "MEANING_CHOSEN", "Prepared", "cross_validate", "fit", "prepare"]
 
 SETS = ("pool", "train", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
         "heldout11", "heldout12", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19",
@@ -104,11 +104,13 @@ CONFIGS: dict[str, dict[str, Any]] = {
         "add", decisions=0.5, next_steps=0.8, rationale=0.5),
     "+ model adds decisions 0.5, steps 0.8, rationale 0.4": _per(
         "add", decisions=0.5, next_steps=0.8, rationale=0.4),
+    "+ model adds decisions 0.5, steps 0.85, rationale 0.4": _per(
+        "add", decisions=0.5, next_steps=0.85, rationale=0.4),
 }
 """The configurations cross-validation compares (``thresholds`` as in
 :meth:`memlane.index.cues._Reader.learned`): session 9's, and session 14's thresholds per
 field (chosen from a grid of 180 in the same cross-validation, docs/summary-eval.md)."""
-CHOSEN = "+ model adds decisions 0.5, steps 0.8, rationale 0.4"
+CHOSEN = "+ model adds decisions 0.5, steps 0.85, rationale 0.4"
 """The configuration the written weights carry, and the offline backend's default: session
 14's (of the configurations that met its decision rule — gains on decisions + open questions
 + next steps on at least 5 of the 8 parts, no field of any part down by more than 0.02, no
@@ -117,7 +119,11 @@ with the rationale threshold 0.6 → 0.4 since session 23: the four-field F1 sum
 867-conversation cross-validation rose 2.015 → 2.068 as the threshold fell to 0.4 and stayed
 there to 0.35 (decisions 0.3-0.7, open questions 0.5-0.9, steps 0.6-0.9 and a drop threshold
 gained nothing), and the check sets heldout13, 14 and 19, never trained on, rose 4.609 → 4.824
-(docs/summary-eval.md, session 23)."""
+(docs/summary-eval.md, session 23); with the steps threshold 0.8 → 0.85 since session 49 (on
+the shipped weights with session 49's two step screens; docs/summary-eval.md, "Session 49: the
+model's next steps from 0.85 (st49)"). The opt-in meaning weights keep :data:`MEANING_CHOSEN`."""
+MEANING_CHOSEN = "+ model adds decisions 0.5, steps 0.8, rationale 0.4"
+"""The configuration ``sentmodel_meaning.npz`` carries (session 23's; not measured at 0.85)."""
 
 
 class _NoEmbedder:
