@@ -2570,8 +2570,11 @@ class _Reader:
                     continue
                 if turn.role != "user":
                     # every test from here to the cue scan is of the user's sentences: an
-                    # answer's (most of the sentences read) goes straight to it (session 35)
-                    if s.endswith("?"):
+                    # answer's (most of the sentences read) goes straight to it (session 35).
+                    # A quiet answer's short sentences fail it too: each lower-cased sentence is
+                    # part of the joined text, so none holds a word the joined text lacks, and
+                    # none opens on a _MIND_CUE (session 49, perf49)
+                    if quiet or s.endswith("?"):
                         continue
                     low = s.lower()
                     if ((not _may_cue_assistant(low) or _ANY_ASSISTANT.search(low) is None)
