@@ -1,6 +1,7 @@
 """perf49's cheaper tests (issue #17, the speed). A quiet answer: an assistant's turn whose
 joined, lower-cased text can cue nothing (``quiet`` in ``_Reader.read``) has no sentence that can,
-so its short sentences are no longer tested one by one; no output changes
+so its short sentences are no longer tested one by one. ``worth_put_off``'s two words are looked
+for in the previous turn's sentences joined once. No output changes
 (``tools/summary_dump.py --check`` holds whole summaries to the same output)."""
 
 from hypothesis import given, settings
@@ -42,3 +43,32 @@ def test_a_quiet_answer_and_a_cueing_one_read_as_before() -> None:
     ])
     assert told.action_items
 
+
+WORTH_PIECES = st.sampled_from(["worth", "worth ", " able", " able to", "able to ", " to ", "to", " ", "\t", "\n", "x", "."])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(WORTH_PIECES, max_size=6).map("".join), min_size=1, max_size=5))
+def test_the_sentences_joined_hold_a_suggestion_word_where_one_of_them_does(sentences: list[str]) -> None:
+    """``worth_put_off`` tests its two words in the turn's sentences joined by newlines: the same
+    answer as testing each sentence (neither word holds the newline)."""
+    said = "\n".join(sentences)
+    for needle in ("worth ", " able to "):
+        assert (needle in said) == any(needle in s for s in sentences)
+
+
+def test_a_suggestion_put_off_is_still_left_open() -> None:
+    """A suggestion the next speaker puts off stays an open question; one whose words are split
+    across two sentences ("… worth" / "it.") is none."""
+    put_off = cues.read_cues([
+        ("Maya", "user", ["We should sort the shed this month."]),
+        ("Tom", "user", ["Maybe.", "It might be worth asking the neighbours about a skip."]),
+        ("Maya", "user", ["yeah, not today though."]),
+    ])
+    assert put_off.open_questions == ["Is it worth asking the neighbours about a skip?"]
+    split = cues.read_cues([
+        ("Maya", "user", ["We should sort the shed this month."]),
+        ("Tom", "user", ["A skip is worth", "it."]),
+        ("Maya", "user", ["yeah, not today though."]),
+    ])
+    assert not split.open_questions

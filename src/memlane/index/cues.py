@@ -4182,8 +4182,10 @@ class _Reader:
         prev = self.turns[ti - 1]
         if prev.who == self.turns[ti].who:
             return
-        if not any("worth " in s or " able to " in s for s in prev.sentences):
-            return  # (what every suggestion read below holds: most turns are not searched; session 32, the cost)
+        said = "\n".join(prev.sentences)  # (neither needle holds the newline: none is found across two sentences)
+        if "worth " not in said and " able to " not in said:
+            return  # (what every suggestion read below holds: most turns are not searched; session 32, the cost;
+            # in the sentences joined once, not one by one: session 49, perf49)
         first = _YEAH.sub("", self.turns[ti].sentences[0])
         if not (_PUT_OFF.search(first) or _MAYBE_ALONE.match(first)
                 or any(_NO_TIME.search(x) for x in self.turns[ti].sentences)):
