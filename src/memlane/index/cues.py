@@ -2609,8 +2609,11 @@ class _Reader:
                     continue
                 if turn.role != "user":
                     # every test from here to the cue scan is of the user's sentences: an
-                    # answer's (most of the sentences read) goes straight to it (session 35)
-                    if s.endswith("?"):
+                    # answer's (most of the sentences read) goes straight to it (session 35).
+                    # A quiet answer's short sentences fail it too: each lower-cased sentence is
+                    # part of the joined text, so none holds a word the joined text lacks, and
+                    # none opens on a _MIND_CUE (session 49, perf49)
+                    if quiet or s.endswith("?"):
                         continue
                     low = s.lower()
                     if ((not _may_cue_assistant(low) or _ANY_ASSISTANT.search(low) is None)
@@ -4225,8 +4228,10 @@ class _Reader:
         prev = self.turns[ti - 1]
         if prev.who == self.turns[ti].who:
             return
-        if not any("worth " in s or " able to " in s for s in prev.sentences):
-            return  # (what every suggestion read below holds: most turns are not searched; session 32, the cost)
+        said = "\n".join(prev.sentences)  # (neither needle holds the newline: none is found across two sentences)
+        if "worth " not in said and " able to " not in said:
+            return  # (what every suggestion read below holds: most turns are not searched; session 32, the cost;
+            # in the sentences joined once, not one by one: session 49, perf49)
         first = _YEAH.sub("", self.turns[ti].sentences[0])
         if not (_PUT_OFF.search(first) or _MAYBE_ALONE.match(first)
                 or any(_NO_TIME.search(x) for x in self.turns[ti].sentences)):
