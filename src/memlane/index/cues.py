@@ -1513,6 +1513,16 @@ _YOU_CAN = re.compile(r"(?<!\bif )(?<!\bbefore )(?<!\bso )(?<!\bonce )(?<!\bwhen
 """The assistant telling what the user can do ("You can change the list under Settings…", "You can
 ask the Valuation Office Agency to review the band."): a possibility explained, no step; not "if /
 before / so you can" (a condition or purpose of a step) (session 49)."""
+_SO_DRAWN = re.compile(r"^so\b(?!\s+(?:with|because|since|as)\b)", re.IGNORECASE)
+"""A sentence opening with "So" ("So no raffle this year.", "So 4.6 shipped 9 days late."): a
+consequence or a sum drawn from what was said before, not the reason for a decision, so the
+sentence model's rationale passes it over; "So with me working from home…, so because…" gives
+the circumstance and stays (session 49)."""
+_THERE_IS = re.compile(r"^there(?:'s|\s+is|\s+are|'re)\b(?!\s+(?:no|not|nothing|never)\b)", re.IGNORECASE)
+"""A sentence opening "There's / There are" ("There's a Japan Centre near my work.", "There are
+four chess clocks in the cupboard."): what exists or is to hand, an option told, not the reason
+for a decision, so the sentence model's rationale passes it over; "There's no …" (a lack, which
+can be one) stays (session 49)."""
 
 
 def _asks_the_conversation(s: str) -> bool:
@@ -2880,6 +2890,10 @@ class _Reader:
                 continue  # what to do or a question, as the reason rule reads it (session 23)
             elif label == "rationale" and self.assisted and ti == self.opening:
                 continue  # the problem the user brings is no reason for what was decided (session 30)
+            elif label == "rationale" and _SO_DRAWN.match(s):
+                continue  # "So no raffle this year.": a consequence drawn, no reason (session 49)
+            elif label == "rationale" and _THERE_IS.match(s):
+                continue  # "There's a binder in Shrewsbury…": what is to hand, no reason (session 49)
             elif label == "rationale" and turn.role == "assistant" and not _BECAUSE_SAID.search(s):
                 continue  # "The endpoint is deprecated, not switched off, …": the assistant explains;
                 # its reason says "because / since / so" (as :meth:`reasons` reads it) (session 37)
