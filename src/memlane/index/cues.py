@@ -4972,6 +4972,22 @@ class _Reader:
         Read after every reason reader."""
         self._drop_reasons(lambda r: self._OPTIONS_NAMED.match(r) is not None)
 
+    _MY_PAST = re.compile(r"^i\s+(?:was|did|tried|went|saw|looked|read)\b", re.IGNORECASE)
+    """A sentence opening on what the speaker did or was ("I tried those last year, they split…",
+    "I was away 3 weeks in jan", "I looked, they're not on Tiltify."): :meth:`reason_my_past`."""
+
+    def reason_my_past(self) -> None:
+        """A rationale opening on the speaker's own past doing (:data:`_MY_PAST`: "I was / did / tried /
+        went / saw / looked / read …") is taken out, by whichever reader placed it (rn49): the speaker
+        tells what happened to them or what they were thinking ("I tried remote caching on a branch
+        last week, …", "I did it for years.", "I was thinking lunch for about thirty at the Old Mill"),
+        an anecdote or a proposal, not why the choice was made. Not "I had / used …" (what one has or
+        knows from use: "I used them at my last place and never had a bad box." is a reason), nor "I
+        checked …" (what was found out: a reason as often as not). Over every development set the
+        sentence model and the patterns wrote 28 such sentences as the rationale by default, 1 of
+        them labelled one (patterns alone 10, none). Read after every reason reader."""
+        self._drop_reasons(lambda r: self._MY_PAST.match(r) is not None)
+
     _SAID_AS_REASON = re.compile(_RATIONALE.pattern + r"|\bso\b", re.IGNORECASE)
     """A reason said as one, "because / since / so that" or a plain "so" ("only render and package need the
     textures, so skip smudge on the other 12"): :meth:`reason_user_last_undecided` and :meth:`reason_bidding`
@@ -7059,6 +7075,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.me_for_task()
     reader.reason_listed()
     reader.reason_options()
+    reader.reason_my_past()
     reader.problem_no_reason()
     reader.decided_so_not()
     reader.no_decision_no_reason()

@@ -1860,6 +1860,24 @@ def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
+_STEP_REMARK = re.compile(r";\s+(?:maybe\s+|probably\s+)?(?:it|it's|they|they'll|they're|they'd|he|he's|she|she's|the|"
+                          r"there|there's|that|that's|this|i've|i'd|i'm)\b(?![^;]*(?:\?|\b(?:i|we)'?ll\b|\blet'?s\b))"
+                          r"[^;]*$", re.IGNORECASE)
+"""A step's remark after a semicolon ("Look at the rota; maybe the education team can learn it.",
+"Let's ask the twins; they'll have opinions."): what the speaker adds about it, no step of its own
+(no "I'll / we'll / let's", no question) (rn49)."""
+
+
+def _step_alone(item: str) -> str:
+    """A step without the remark after its semicolon (:data:`_STEP_REMARK`); the step as it is when
+    none follows."""
+    found = _STEP_REMARK.search(item) if ";" in item else None
+    if found is None:
+        return item
+    head = item[: found.start()].rstrip(" ,")
+    return head if head[-1:] in ".!" else head + "."
+
+
 def _said(items: Iterable[str], *, owned: bool = False) -> tuple[str, ...]:
     """The items, each once, without those that say nothing. The cues sweep the sentences
     they place, but a clause split off one afterwards can be empty talk of its own ("I'm
@@ -2565,8 +2583,8 @@ class OfflineIntelligence:
             decisions=tuple(dict.fromkeys(decisions))[:8],
             rationale=_said(cues.rationale)[:5],
             open_questions=_said(cues.open_questions)[:6],
-            next_steps=_said(cues.next_steps)[:6],
-            action_items=_said(cues.action_items, owned=True)[:6],
+            next_steps=_said(_step_alone(x) for x in cues.next_steps)[:6],
+            action_items=_said((_step_alone(x) for x in cues.action_items), owned=True)[:6],
             references=tuple(refs)[:20],
             entities=tuple(e.name for e in extraction.entities)[:20],
             topic_tags=_topics(ranked, messages, [w for m, _, w in lead if m is messages[0]], decisions),
