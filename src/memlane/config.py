@@ -306,7 +306,9 @@ _MULTI = ("likes", "dislikes", "visited", "has", "acquired", "started", "signed_
           "child", "parent", "grandchild", "grandson", "granddaughter", "grandmother", "grandfather",
           "grandparent", "stepson", "stepdaughter", "baby", "flatmate", "roommate", "housemate",
           "sister_in_law", "brother_in_law", "rabbit", "hamster", "tortoise", "parrot", "horse",
-          "intolerant_to", "condition", "avoids")
+          "intolerant_to", "condition", "avoids",
+          # session 49: a sentence the learned facts reader keeps is one of many, never a value that replaces
+          "stated")
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ from itertools import repeat
 from typing import Any
 
 from memlane.clip import clip
-from memlane.index.cues import _STEP_VERBS, Cues, read_cues, says_nothing
+from memlane.index.cues import _STEP_VERBS, Cues, _Turn, is_courtesy, read_cues, says_nothing
+from memlane.index.cues import _content as _cue_content
 from memlane.index.ending import with_endings
 from memlane.index.morefacts import with_more_facts
 from memlane.index.normalize import CAPITAL, NAME_WORD, normalize_predicate
@@ -2428,6 +2429,9 @@ class OfflineIntelligence:
 
             model = shipped(_SHIPPED_NAMES[model])
         self.model = model
+        self.facts_model: Any = SHIPPED_MODEL if model is not None else None
+        """The learned facts reader (:mod:`memlane.index.factmodel`, session 49): on with any
+        sentence model (the shipped weights, read on first use), off with the cue patterns alone."""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled for the worker's processes (``indexing.jobs``): a shipped model by its
@@ -2458,6 +2462,7 @@ class OfflineIntelligence:
         scored: list[tuple[float, int, str, Message]] = []
         substantive = []
         turns: list[tuple[str, str, list[str]]] = []
+        turn_messages: list[Message] = []
         last: Message | None = None
         for m, s, words in split:
             if words is not None:
@@ -2469,6 +2474,7 @@ class OfflineIntelligence:
                     substantive.append(scored[-1])
             if m is not last:
                 turns.append((m.speaker or m.role, m.role, []))
+                turn_messages.append(m)
                 last = m
             turns[-1][2].append(s)
         cues = read_cues(turns, self.model)
@@ -2488,6 +2494,12 @@ class OfflineIntelligence:
         extraction = with_endings(extraction, messages, self._facts, _sentences)
         # how the speaker works, a move they state, a birthday to come (session 22)
         extraction = with_more_facts(extraction, messages, _sentences)
+        if self.facts_model is not None:  # the sentences the learned reader finds (session 49)
+            if isinstance(self.facts_model, str):
+                from memlane.index.factmodel import shipped_facts
+
+                self.facts_model = shipped_facts()
+            extraction = self._with_stated(extraction, turns, turn_messages, cues, self.facts_model)
         said = [{r.rstrip(".,;:") for r in _references(m.text)} for m in messages]
         titles = {r.lower() for one in said for r in one if _ITEM_FULL.fullmatch(r)}
         if titles:
@@ -2612,6 +2624,40 @@ class OfflineIntelligence:
                     continue  # said in no one turn: 0 of the read sets' 31 such facts was right (session 23)
                 facts.append(Fact(who, what, d.rstrip("."), "stated",
                                   msg.seq if msg else None, _trim(d, 200)))
+        return replace(extraction, facts=tuple(facts))
+
+    @staticmethod
+    def _with_stated(extraction: Extraction, turns: Sequence[tuple[str, str, list[str]]],
+                     turn_messages: Sequence[Message], cues: Cues, head: Any) -> Extraction:
+        """The learned facts reader's sentences (:mod:`memlane.index.factmodel`): each
+        sentence it gives at least its threshold becomes ``<speaker> stated <sentence>``
+        unless it is small talk or a fact already read covers it (one read from the same
+        sentence, or an object holding half its content: Dice ≥ 0.5)."""
+        from memlane.index.factmodel import covered, tokens
+
+        read = head.read([_Turn(w, r, s) for w, r, s in turns], cues.placed)
+        limit = head.threshold
+        chosen = [(w, p) for w, p in read if p >= limit]
+        if not chosen:
+            return extraction
+        facts = list(extraction.facts)
+        objects = [tokens(f.object) for f in facts]
+        said = {(f.seq, f.text) for f in facts}
+        for (ti, si), _ in chosen:
+            s = turns[ti][2][si]
+            if is_courtesy(s) or len(_cue_content(s)) < 2:
+                continue  # small talk is no fact
+            m = turn_messages[ti]
+            text = _trim(s, 200)
+            if (m.seq, text) in said:
+                continue
+            own = tokens(s)
+            if covered(own, objects):
+                continue
+            who = speaker_subject(m) if m.role == "user" else "assistant"
+            facts.append(Fact(who, "stated", _trim(s.rstrip("."), 220), "stated", m.seq, text))
+            objects.append(own)
+            said.add((m.seq, text))
         return replace(extraction, facts=tuple(facts))
 
     def extract(self, messages: Sequence[Message]) -> Extraction:
