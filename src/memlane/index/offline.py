@@ -2632,7 +2632,7 @@ class OfflineIntelligence:
         """The learned facts reader's sentences (:mod:`memlane.index.factmodel`): each
         sentence it gives at least its threshold becomes ``<speaker> stated <sentence>``
         unless it is small talk or a fact already read covers it (one read from the same
-        sentence, or an object holding half its content: Dice ≥ 0.5)."""
+        sentence, an ending's too, or an object holding half its content: Dice ≥ 0.5)."""
         from memlane.index.factmodel import covered, tokens
 
         read = head.read([_Turn(w, r, s) for w, r, s in turns], cues.placed)
@@ -2642,7 +2642,8 @@ class OfflineIntelligence:
             return extraction
         facts = list(extraction.facts)
         objects = [tokens(f.object) for f in facts]
-        said = {(f.seq, f.text) for f in facts}
+        # a sentence an ending was read from ("I quit my job at Acme") is read (session 22)
+        said = {(f.seq, f.text) for f in (*facts, *extraction.endings)}
         for (ti, si), _ in chosen:
             s = turns[ti][2][si]
             if is_courtesy(s) or len(_cue_content(s)) < 2:
