@@ -1,7 +1,7 @@
 """The learned facts reader (session 49, fct49b): a sentence the shipped head is sure of
 becomes ``<speaker> stated <sentence>`` beside the readers' facts; small talk never does; the
 weights ship and load; ``stated`` facts accumulate in the store (conversations written for
-these tests)."""
+these tests). The reader is opt-in (``summary.facts_model``, fct49c): these tests turn it on."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ SAID = ("We harvested 20 kilos of potatoes this year.", "My sister Jo moved to L
 
 
 def _stated(turns, model="shipped"):
-    _, ex = OfflineIntelligence(model).summarize("s", turn_messages(turns))
+    _, ex = OfflineIntelligence(model, facts_model=True).summarize("s", turn_messages(turns))
     return [f for f in ex.facts if f.predicate == "stated"]
 
 
@@ -56,7 +56,7 @@ def test_the_patterns_alone_write_no_stated_fact():
 def test_a_sentence_a_reader_already_read_is_not_stated_again():
     turns = ("user: I am planning the allotment for next spring.",
              "user: My neighbour Gwen keeps bees on the next plot.")
-    _, ex = OfflineIntelligence().summarize("s", turn_messages(turns))
+    _, ex = OfflineIntelligence(facts_model=True).summarize("s", turn_messages(turns))
     gwen = [f for f in ex.facts if f.text.startswith("My neighbour Gwen")]
     assert any(f.predicate == "neighbor" for f in gwen)
     assert not any(f.predicate == "stated" for f in gwen)

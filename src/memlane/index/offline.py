@@ -2415,7 +2415,7 @@ class OfflineIntelligence:
 
     name = "offline"
 
-    def __init__(self, model: Any = SHIPPED_MODEL) -> None:
+    def __init__(self, model: Any = SHIPPED_MODEL, facts_model: bool = False) -> None:
         """``model``: a learned sentence model (:mod:`memlane.index.sentmodel`, the dense
         one, or :mod:`memlane.index.sentclass`) whose confident verdicts join the cue
         patterns' as its mode says; :data:`SHIPPED_MODEL` (the default): the dense model
@@ -2423,24 +2423,28 @@ class OfflineIntelligence:
         alone in session 14's cross-validation at the cost the target allows
         (docs/summary-eval.md, session 14); ``None``: the cue patterns alone
         (``summary.sentence_model = false``); :data:`SHIPPED_MEANING_MODEL`: the shipped model
-        reading the meaning tier's vectors (session 31)."""
+        reading the meaning tier's vectors (session 31). ``facts_model``: the learned facts
+        reader joins the readers too (``summary.facts_model``, opt-in; on only with a sentence
+        model)."""
         if isinstance(model, str) and model in _SHIPPED_NAMES:
             from memlane.index.sentmodel import shipped
 
             model = shipped(_SHIPPED_NAMES[model])
         self.model = model
-        self.facts_model: Any = SHIPPED_MODEL if model is not None else None
-        """The learned facts reader (:mod:`memlane.index.factmodel`, session 49): on with any
-        sentence model (the shipped weights, read on first use), off with the cue patterns alone."""
+        self.facts_model: Any = SHIPPED_MODEL if facts_model and model is not None else None
+        """The learned facts reader (:mod:`memlane.index.factmodel`, session 49): opt-in
+        (``summary.facts_model``), on only with a sentence model (the shipped weights, read on
+        first use); None: off, the default."""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled for the worker's processes (``indexing.jobs``): a shipped model by its
-        name (each process reads its weights once), any other model as itself."""
+        name (each process reads its weights once), any other model as itself; the facts
+        reader on or off."""
         from memlane.index.sentmodel import shipped_vectors
 
         vectors = shipped_vectors(self.model)
         names = {v: k for k, v in _SHIPPED_NAMES.items()}
-        return (type(self), (self.model if vectors is None else names[vectors],))
+        return (type(self), (self.model if vectors is None else names[vectors], self.facts_model is not None))
 
     def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:
         split: list[tuple[Message, str, list[str] | None]] = []
