@@ -2438,13 +2438,14 @@ class OfflineIntelligence:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled for the worker's processes (``indexing.jobs``): a shipped model by its
-        name (each process reads its weights once), any other model as itself; the facts
-        reader on or off."""
+        name (each process reads its weights once), any other model as itself; ``True`` after
+        it when the facts reader is on."""
         from memlane.index.sentmodel import shipped_vectors
 
         vectors = shipped_vectors(self.model)
         names = {v: k for k, v in _SHIPPED_NAMES.items()}
-        return (type(self), (self.model if vectors is None else names[vectors], self.facts_model is not None))
+        model = self.model if vectors is None else names[vectors]
+        return (type(self), (model,) if self.facts_model is None else (model, True))
 
     def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:
         split: list[tuple[Message, str, list[str] | None]] = []
