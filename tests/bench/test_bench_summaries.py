@@ -269,3 +269,15 @@ def test_bench_summaries_measures_the_sentence_model_the_configuration_chooses(m
     assert data["backend"] == "offline, meaning sentence vectors"
     assert json.loads(_run("--set", "heldout", "--json", "--no-sentence-model"))[0]["backend"] == \
         "offline, patterns alone"
+
+
+def test_bench_summaries_scores_the_learned_facts_reader_when_asked(monkeypatch):
+    # opt-in like the product (summary.facts_model, session 49): --facts-model or the configuration
+    monkeypatch.delenv("MEMLANE_SUMMARY_FACTS_MODEL", raising=False)
+    assert json.loads(_run("--set", "heldout", "--json"))[0]["backend"] == "offline"
+    on = json.loads(_run("--set", "heldout", "--json", "--facts-model"))[0]
+    assert on["backend"] == "offline, learned facts reader"
+    monkeypatch.setenv("MEMLANE_SUMMARY_FACTS_MODEL", "true")
+    assert json.loads(_run("--set", "heldout", "--json"))[0]["backend"] == on["backend"]
+    out = _run("--set", "heldout", "--facts-model", "--no-sentence-model", code=2)
+    assert "--facts-model needs the sentence model" in out

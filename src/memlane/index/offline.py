@@ -20,7 +20,8 @@ from itertools import repeat
 from typing import Any
 
 from memlane.clip import clip
-from memlane.index.cues import _STEP_VERBS, Cues, read_cues, says_nothing
+from memlane.index.cues import _STEP_VERBS, Cues, _Turn, is_courtesy, read_cues, says_nothing
+from memlane.index.cues import _content as _cue_content
 from memlane.index.ending import with_endings
 from memlane.index.morefacts import with_more_facts
 from memlane.index.normalize import CAPITAL, NAME_WORD, normalize_predicate
@@ -2432,7 +2433,7 @@ class OfflineIntelligence:
 
     name = "offline"
 
-    def __init__(self, model: Any = SHIPPED_MODEL) -> None:
+    def __init__(self, model: Any = SHIPPED_MODEL, facts_model: bool = False) -> None:
         """``model``: a learned sentence model (:mod:`memlane.index.sentmodel`, the dense
         one, or :mod:`memlane.index.sentclass`) whose confident verdicts join the cue
         patterns' as its mode says; :data:`SHIPPED_MODEL` (the default): the dense model
@@ -2440,21 +2441,29 @@ class OfflineIntelligence:
         alone in session 14's cross-validation at the cost the target allows
         (docs/summary-eval.md, session 14); ``None``: the cue patterns alone
         (``summary.sentence_model = false``); :data:`SHIPPED_MEANING_MODEL`: the shipped model
-        reading the meaning tier's vectors (session 31)."""
+        reading the meaning tier's vectors (session 31). ``facts_model``: the learned facts
+        reader joins the readers too (``summary.facts_model``, opt-in; on only with a sentence
+        model)."""
         if isinstance(model, str) and model in _SHIPPED_NAMES:
             from memlane.index.sentmodel import shipped
 
             model = shipped(_SHIPPED_NAMES[model])
         self.model = model
+        self.facts_model: Any = SHIPPED_MODEL if facts_model and model is not None else None
+        """The learned facts reader (:mod:`memlane.index.factmodel`, session 49): opt-in
+        (``summary.facts_model``), on only with a sentence model (the shipped weights, read on
+        first use); None: off, the default."""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled for the worker's processes (``indexing.jobs``): a shipped model by its
-        name (each process reads its weights once), any other model as itself."""
+        name (each process reads its weights once), any other model as itself; ``True`` after
+        it when the facts reader is on."""
         from memlane.index.sentmodel import shipped_vectors
 
         vectors = shipped_vectors(self.model)
         names = {v: k for k, v in _SHIPPED_NAMES.items()}
-        return (type(self), (self.model if vectors is None else names[vectors],))
+        model = self.model if vectors is None else names[vectors]
+        return (type(self), (model,) if self.facts_model is None else (model, True))
 
     def summarize(self, scope: str, messages: Sequence[Message]) -> tuple[SessionSummary, Extraction]:
         split: list[tuple[Message, str, list[str] | None]] = []
@@ -2476,6 +2485,7 @@ class OfflineIntelligence:
         scored: list[tuple[float, int, str, Message]] = []
         substantive = []
         turns: list[tuple[str, str, list[str]]] = []
+        turn_messages: list[Message] = []
         last: Message | None = None
         for m, s, words in split:
             if words is not None:
@@ -2487,6 +2497,7 @@ class OfflineIntelligence:
                     substantive.append(scored[-1])
             if m is not last:
                 turns.append((m.speaker or m.role, m.role, []))
+                turn_messages.append(m)
                 last = m
             turns[-1][2].append(s)
         cues = read_cues(turns, self.model)
@@ -2506,6 +2517,12 @@ class OfflineIntelligence:
         extraction = with_endings(extraction, messages, self._facts, _sentences)
         # how the speaker works, a move they state, a birthday to come (session 22)
         extraction = with_more_facts(extraction, messages, _sentences)
+        if self.facts_model is not None:  # the sentences the learned reader finds (session 49)
+            if isinstance(self.facts_model, str):
+                from memlane.index.factmodel import shipped_facts
+
+                self.facts_model = shipped_facts()
+            extraction = self._with_stated(extraction, turns, turn_messages, cues, self.facts_model)
         said = [{r.rstrip(".,;:") for r in _references(m.text)} for m in messages]
         titles = {r.lower() for one in said for r in one if _ITEM_FULL.fullmatch(r)}
         if titles:
@@ -2630,6 +2647,41 @@ class OfflineIntelligence:
                     continue  # said in no one turn: 0 of the read sets' 31 such facts was right (session 23)
                 facts.append(Fact(who, what, d.rstrip("."), "stated",
                                   msg.seq if msg else None, _trim(d, 200)))
+        return replace(extraction, facts=tuple(facts))
+
+    @staticmethod
+    def _with_stated(extraction: Extraction, turns: Sequence[tuple[str, str, list[str]]],
+                     turn_messages: Sequence[Message], cues: Cues, head: Any) -> Extraction:
+        """The learned facts reader's sentences (:mod:`memlane.index.factmodel`): each
+        sentence it gives at least its threshold becomes ``<speaker> stated <sentence>``
+        unless it is small talk or a fact already read covers it (one read from the same
+        sentence, an ending's too, or an object holding half its content: Dice ≥ 0.5)."""
+        from memlane.index.factmodel import covered, tokens
+
+        read = head.read([_Turn(w, r, s) for w, r, s in turns], cues.placed)
+        limit = head.threshold
+        chosen = [(w, p) for w, p in read if p >= limit]
+        if not chosen:
+            return extraction
+        facts = list(extraction.facts)
+        objects = [tokens(f.object) for f in facts]
+        # a sentence an ending was read from ("I quit my job at Acme") is read (session 22)
+        said = {(f.seq, f.text) for f in (*facts, *extraction.endings)}
+        for (ti, si), _ in chosen:
+            s = turns[ti][2][si]
+            if is_courtesy(s) or len(_cue_content(s)) < 2:
+                continue  # small talk is no fact
+            m = turn_messages[ti]
+            text = _trim(s, 200)
+            if (m.seq, text) in said:
+                continue
+            own = tokens(s)
+            if covered(own, objects):
+                continue
+            who = speaker_subject(m) if m.role == "user" else "assistant"
+            facts.append(Fact(who, "stated", _trim(s.rstrip("."), 220), "stated", m.seq, text))
+            objects.append(own)
+            said.add((m.seq, text))
         return replace(extraction, facts=tuple(facts))
 
     def extract(self, messages: Sequence[Message]) -> Extraction:

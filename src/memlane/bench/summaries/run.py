@@ -444,11 +444,11 @@ def render(reports: Sequence[EvalReport], show_misses: bool = False) -> str:
 
 
 def session_speed(path: str | Path, limit: int | None = None,
-                  model: Any = "shipped", jobs: int = 1) -> dict[str, Any]:
+                  model: Any = "shipped", jobs: int = 1, facts_model: bool = False) -> dict[str, Any]:
     """Offline summarization speed over the distinct haystack sessions of a LongMemEval
     file: summary and extraction alone (no store), one process; ``model`` as
-    :class:`memlane.index.offline.OfflineIntelligence` takes it (None: the patterns alone).
-    ``jobs`` above one: then also the same sessions through the worker's pool of that many
+    :class:`memlane.index.offline.OfflineIntelligence` takes it (None: the patterns alone);
+    ``facts_model``: the learned facts reader joins it (``summary.facts_model``). ``jobs`` above one: then also the same sessions through the worker's pool of that many
     processes (``indexing.jobs``, :mod:`memlane.index.pool`), answers taken in order as the
     worker takes them: wall-clock sessions per second (the processes' start-up apart), the
     CPU seconds of every process (start-up included) and of this one while it sent the
@@ -472,7 +472,7 @@ def session_speed(path: str | Path, limit: int | None = None,
                 break
         if limit is not None and len(sessions) >= limit:
             break
-    backend = OfflineIntelligence(model)
+    backend = OfflineIntelligence(model, facts_model=facts_model)
     runs = list(sessions.items())
     turns = sum(len(m) for _, m in runs)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -534,22 +534,25 @@ def _pool_speed(backend: Any, runs: list[tuple[str, list[Message]]], answers: li
 
 def run_backend(
     backend: str, service: str | None, sets: Sequence[tuple[str, Sequence[Conversation]]],
-    model: Any = "shipped", config_path: str | None = None,
+    model: Any = "shipped", config_path: str | None = None, facts_model: bool = False,
 ) -> list[EvalReport]:
     """Score ``backend`` (offline | llm) on each named set. ``llm`` without ``service``
     runs against a scripted model on a loopback server that answers each conversation with
     its own labels; the report then notes whether every turn reached the prompt. ``model``:
     the sentence model joining the offline backend's patterns ("shipped": the default, the
-    package's own; None: the patterns alone)."""
+    package's own; None: the patterns alone); ``facts_model``: the learned facts reader joins
+    it (``summary.facts_model``; its label then says so)."""
     if backend == "offline":
         from memlane.index.offline import OfflineIntelligence
         from memlane.index.sentmodel import shipped_vectors
 
-        off = OfflineIntelligence(model)
+        off = OfflineIntelligence(model, facts_model=facts_model)
         vectors = shipped_vectors(off.model)
         label = ("offline, patterns alone" if off.model is None else "offline"
                  if vectors == "static" else "offline, meaning sentence vectors"
                  if vectors == "meaning" else "offline + sentence classifier")
+        if off.facts_model is not None:
+            label += ", learned facts reader"
         return [evaluate(off.summarize, convs, backend=label, set_name=name)
                 for name, convs in sets]
     from memlane.backends.llm.openai import OpenAIChat
