@@ -1291,6 +1291,14 @@ words after the assistant's answer ("I'll check with Rosa, she wrote the policy.
 stays open (session 41, :meth:`_Reader.handed_on`)."""
 _HANDED_ON_WORDS = ("check", "talk", "speak", "ask", "before", "decide", "think")
 """A word every match of :data:`_HANDED_ON` holds, lower-cased (:func:`_finds`; session 45, perf45)."""
+_INTENSIFIER = re.compile(
+    r"(?<!\ban )(?<!\ba )(?<!\bthe )(?<!\bbreak )(?<!\bget )(?<!\bif )(?<!\bfor )(?<!\bthan )(?<!\bhardly )"
+    r"\b(?:even|really|actually|ever)\s+(?=[a-z])", re.IGNORECASE)
+"""A speaker's intensifier inside an open question ("Will they even accept mid-level?", "Whether
+the rotation is really the cause?", "Did numpy ever say when they drop it?"): how the speaker
+feels about the question, not what it asks; the question is written without it (session 50,
+:meth:`_Reader.plain_questions`). Not the adjective ("an even split", "break even") nor "if ever",
+"for ever", "than ever", "hardly ever"."""
 _UNSURE_THAT = re.compile(
     r"^(?:(?:ok(?:ay)?|hmm|well|honestly|and|but|also|though)[,.]?\s+)*(?:(?:i'?m|i am|we'?re|we are)\s+)?"
     r"(?:(?:honestly|really|still|just)\s+)?not\s+(?:(?:really|yet|even|totally|entirely)\s+)?(?:sure|certain)\s+"
@@ -5367,6 +5375,28 @@ class _Reader:
                        for w, f in self.cues.placed.items()):
                     break  # "Also, we still don't know whether…": what is handed on after it is that
 
+    def plain_questions(self) -> None:
+        """Each open question written without the speaker's intensifiers (:data:`_INTENSIFIER`:
+        "Whether we can even field enough voices?" is "Whether we can field enough voices?"), in
+        its place in the list; read last, on every open question however it was written (session
+        50)."""
+        questions = self.cues.open_questions
+        for i, q in enumerate(questions):
+            low = q.lower()
+            if "eve" not in low and "really" not in low and "actually" not in low:
+                continue  # (most hold none: no pattern run)
+            plain = _INTENSIFIER.sub("", q)
+            if plain == q:
+                continue
+            if q[:1].isupper():
+                plain = plain[:1].upper() + plain[1:]
+            questions[i] = plain
+            if q in self.cues.turn_of:
+                self.cues.turn_of.setdefault(plain, self.cues.turn_of[q])
+            for where, text in self.text.items():
+                if text == q and self.cues.placed.get(where) == "open_questions":
+                    self.text[where] = plain
+
     def unsure_asked(self) -> None:
         """An open question kept in the words of a doubt that opens its sentence
         (:data:`_UNSURE_THAT`: "I'm not sure the developer will add one for free.") is written
@@ -7081,4 +7111,5 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.no_decision_no_reason()
     reader.explained_no_reason()
     reader.unsure_asked()
+    reader.plain_questions()
     return reader.cues
