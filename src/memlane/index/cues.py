@@ -1291,6 +1291,17 @@ words after the assistant's answer ("I'll check with Rosa, she wrote the policy.
 stays open (session 41, :meth:`_Reader.handed_on`)."""
 _HANDED_ON_WORDS = ("check", "talk", "speak", "ask", "before", "decide", "think")
 """A word every match of :data:`_HANDED_ON` holds, lower-cased (:func:`_finds`; session 45, perf45)."""
+_ASKER_UNSURE = re.compile(
+    r"\b(?:(?:i|we)(?:'ve|\s+have)?\s+(?:(?:genuinely|honestly|really|just|still)\s+)*(?:got\s+)?no\s+(?:idea|clue)|"
+    r"no\s+idea|not\s+sure|(?:i|we)\s+(?:(?:genuinely|honestly|really|just|still)\s+)*(?:don'?t|do\s+not)\s+know|"
+    r"(?:i|we)\s+(?:(?:genuinely|honestly|really|just)\s+)*can'?t\s+tell|haven'?t\s+(?:agreed|decided|worked\s+out)|"
+    r"(?:i'?ll|i\s+will|we'?ll)\s+(?:need|have)\s+to\s+check|dunno|who\s+knows)\b", re.IGNORECASE)
+"""The asker's own next sentence saying they do not know either ("Will there be any training? I've no
+idea how they teach phonics now", "Do we owe the merchants anything under the SLA? I'll need to check
+with Fiona in legal.", "And the ceremony, on site or at St Mary's? We still haven't agreed that one."):
+the question is left open (session 50, :meth:`_Reader.asker_unsure`)."""
+_ASKER_UNSURE_WORDS = ("idea", "clue", "sure", "know", "tell", "haven", "check", "dunno")
+"""A word every match of :data:`_ASKER_UNSURE` holds, lower-cased (:func:`_finds`)."""
 _INTENSIFIER = re.compile(
     r"(?<!\ban )(?<!\ba )(?<!\bthe )(?<!\bbreak )(?<!\bget )(?<!\bif )(?<!\bfor )(?<!\bthan )(?<!\bhardly )"
     r"\b(?:even|really|actually|ever)\s+(?=[a-z])", re.IGNORECASE)
@@ -5375,6 +5386,28 @@ class _Reader:
                        for w, f in self.cues.placed.items()):
                     break  # "Also, we still don't know whether…": what is handed on after it is that
 
+    def asker_unsure(self) -> None:
+        """A participant's question that no reader placed, followed in the same turn by the
+        asker's own not knowing (:data:`_ASKER_UNSURE`: "Do we buy more calls or move to the Bulk
+        API? I've no idea what Bulk costs"), is an open question: the asker says the answer is not
+        known to them, in words :data:`_UNSURE_PEER` (:meth:`left_open`) does not read ("no idea",
+        "can't tell", "haven't agreed", "I'll need to check"). Not a request ("Can you…?"), nor
+        one a reply of another participant decides (session 50)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences[:-1]):
+                if not s.endswith("?") or (ti, si) in self.cues.placed:
+                    continue
+                if not _finds(_ASKER_UNSURE, _ASKER_UNSURE_WORDS, turn.sentences[si + 1]):
+                    continue
+                if _ASKS.match(s) or len(_content(s)) < 2:
+                    continue
+                ni = next((k for k in range(ti + 1, len(self.turns)) if self.turns[k].who != turn.who), None)
+                if ni is not None and self.decided_in(ni):
+                    continue
+                self.put((ti, si), "open_questions", clean(s))
+
     def plain_questions(self) -> None:
         """Each open question written without the speaker's intensifiers (:data:`_INTENSIFIER`:
         "Whether we can even field enough voices?" is "Whether we can field enough voices?"), in
@@ -7111,5 +7144,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.no_decision_no_reason()
     reader.explained_no_reason()
     reader.unsure_asked()
+    reader.asker_unsure()
     reader.plain_questions()
     return reader.cues
