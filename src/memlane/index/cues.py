@@ -1291,6 +1291,25 @@ words after the assistant's answer ("I'll check with Rosa, she wrote the policy.
 stays open (session 41, :meth:`_Reader.handed_on`)."""
 _HANDED_ON_WORDS = ("check", "talk", "speak", "ask", "before", "decide", "think")
 """A word every match of :data:`_HANDED_ON` holds, lower-cased (:func:`_finds`; session 45, perf45)."""
+_ASKER_UNSURE = re.compile(
+    r"\b(?:(?:i|we)(?:'ve|\s+have)?\s+(?:(?:genuinely|honestly|really|just|still)\s+)*(?:got\s+)?no\s+(?:idea|clue)|"
+    r"no\s+idea|not\s+sure|(?:i|we)\s+(?:(?:genuinely|honestly|really|just|still)\s+)*(?:don'?t|do\s+not)\s+know|"
+    r"(?:i|we)\s+(?:(?:genuinely|honestly|really|just)\s+)*can'?t\s+tell|haven'?t\s+(?:agreed|decided|worked\s+out)|"
+    r"(?:i'?ll|i\s+will|we'?ll)\s+(?:need|have)\s+to\s+check|dunno|who\s+knows)\b", re.IGNORECASE)
+"""The asker's own next sentence saying they do not know either ("Will there be any training? I've no
+idea how they teach phonics now", "Do we owe the merchants anything under the SLA? I'll need to check
+with Fiona in legal.", "And the ceremony, on site or at St Mary's? We still haven't agreed that one."):
+the question is left open (session 50, :meth:`_Reader.asker_unsure`)."""
+_ASKER_UNSURE_WORDS = ("idea", "clue", "sure", "know", "tell", "haven", "check", "dunno")
+"""A word every match of :data:`_ASKER_UNSURE` holds, lower-cased (:func:`_finds`)."""
+_INTENSIFIER = re.compile(
+    r"(?<!\ban )(?<!\ba )(?<!\bthe )(?<!\bbreak )(?<!\bget )(?<!\bif )(?<!\bfor )(?<!\bthan )(?<!\bhardly )"
+    r"\b(?:even|really|actually|ever)\s+(?=[a-z])", re.IGNORECASE)
+"""A speaker's intensifier inside an open question ("Will they even accept mid-level?", "Whether
+the rotation is really the cause?", "Did numpy ever say when they drop it?"): how the speaker
+feels about the question, not what it asks; the question is written without it (session 50,
+:meth:`_Reader.plain_questions`). Not the adjective ("an even split", "break even") nor "if ever",
+"for ever", "than ever", "hardly ever"."""
 _UNSURE_THAT = re.compile(
     r"^(?:(?:ok(?:ay)?|hmm|well|honestly|and|but|also|though)[,.]?\s+)*(?:(?:i'?m|i am|we'?re|we are)\s+)?"
     r"(?:(?:honestly|really|still|just)\s+)?not\s+(?:(?:really|yet|even|totally|entirely)\s+)?(?:sure|certain)\s+"
@@ -5367,6 +5386,50 @@ class _Reader:
                        for w, f in self.cues.placed.items()):
                     break  # "Also, we still don't know whether…": what is handed on after it is that
 
+    def asker_unsure(self) -> None:
+        """A participant's question that no reader placed, followed in the same turn by the
+        asker's own not knowing (:data:`_ASKER_UNSURE`: "Do we buy more calls or move to the Bulk
+        API? I've no idea what Bulk costs"), is an open question: the asker says the answer is not
+        known to them, in words :data:`_UNSURE_PEER` (:meth:`left_open`) does not read ("no idea",
+        "can't tell", "haven't agreed", "I'll need to check"). Not a request ("Can you…?"), nor
+        one a reply of another participant decides (session 50)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences[:-1]):
+                if not s.endswith("?") or (ti, si) in self.cues.placed:
+                    continue
+                if not _finds(_ASKER_UNSURE, _ASKER_UNSURE_WORDS, turn.sentences[si + 1]):
+                    continue
+                if _ASKS.match(s) or len(_content(s)) < 2:
+                    continue
+                ni = next((k for k in range(ti + 1, len(self.turns)) if self.turns[k].who != turn.who), None)
+                if ni is not None and self.decided_in(ni):
+                    continue
+                self.put((ti, si), "open_questions", clean(s))
+
+    def plain_questions(self) -> None:
+        """Each open question written without the speaker's intensifiers (:data:`_INTENSIFIER`:
+        "Whether we can even field enough voices?" is "Whether we can field enough voices?"), in
+        its place in the list; read last, on every open question however it was written (session
+        50)."""
+        questions = self.cues.open_questions
+        for i, q in enumerate(questions):
+            low = q.lower()
+            if "eve" not in low and "really" not in low and "actually" not in low:
+                continue  # (most hold none: no pattern run)
+            plain = _INTENSIFIER.sub("", q)
+            if plain == q:
+                continue
+            if q[:1].isupper():
+                plain = plain[:1].upper() + plain[1:]
+            questions[i] = plain
+            if q in self.cues.turn_of:
+                self.cues.turn_of.setdefault(plain, self.cues.turn_of[q])
+            for where, text in self.text.items():
+                if text == q and self.cues.placed.get(where) == "open_questions":
+                    self.text[where] = plain
+
     def unsure_asked(self) -> None:
         """An open question kept in the words of a doubt that opens its sentence
         (:data:`_UNSURE_THAT`: "I'm not sure the developer will add one for free.") is written
@@ -6483,11 +6546,20 @@ _TRAILS_OFF = re.compile(
 don't know", "next time maybe", "probably not", "if there's time"): the question stays open
 (session 22, ``_Reader.trails_off``)."""
 _CANT_SAY = re.compile(r"\b(?:i can'?t (?:guarantee|promise|(?:tell you|say)\s+(?:whether|if|how|what|when|which|for sure|for certain))|(?:it|that) depends on (?:whether|how|what|if|when)|"
-                       r"whether\b[^.;]*\bdepends on)\b", re.IGNORECASE)
+                       r"whether\b[^.;]*\bdepends on|"
+                       r"i can'?t see (?:the|your|it|that|what|whether|if|how|which)|i'?m not certain|"
+                       r"i don'?t have (?:any\s+)?(?:details|information) (?:about|on)|"
+                       r"(?:will|would) decide (?:that|this|it)|case by case|what decides (?:it|that|this)|"
+                       r"the only (?:reliable\s+)?way to (?:tell|know|find out)|(?:it'?s|that'?s|it is|that is) up to you)\b",
+                       re.IGNORECASE)
 """The assistant saying it cannot settle the question ("I can't guarantee the batch from here",
 "It depends on whether you plan to upgrade soon", "Whether it's worth it at 380 tests depends
-on how…") (session 22, ``_Reader.hedged``)."""
-_CANT_SAY_WORDS = ("i can", "depends on")
+on how…") (session 22, ``_Reader.hedged``); or it cannot see or does not know what decides it,
+or someone else decides ("I can't see the deadline for your application from here", "I'm not
+certain which firmware the warehouse stock has", "I don't have any details about version 5 yet",
+"The adjuster will decide that after the visit", "That's assessed case by case", "the benefit table
+in your policy is what decides it", "the only way to tell", "It's up to you") (session 50)."""
+_CANT_SAY_WORDS = ("i can", "depends on", "certain", "have", "decide", "case by case", "only", "up to you")
 """A word every :data:`_CANT_SAY` match holds, lower-cased ("i can" of "I can't guarantee")."""
 _ASKED_SHORT = re.compile(r"^(?:how|what|which|when|where|who|why)\b(?:\s+\S+){0,3}\s*$", re.IGNORECASE)
 """A short question asked back without its mark ("how much", "which one", "when by"): answered,
@@ -7081,4 +7153,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.no_decision_no_reason()
     reader.explained_no_reason()
     reader.unsure_asked()
+    reader.asker_unsure()
+    reader.plain_questions()
     return reader.cues
