@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -69,16 +69,18 @@ def covered(sentence: frozenset[str], objects: Sequence[frozenset[str]], least: 
 
 
 def fact_names(turns: Sequence[TurnLike], where: Sequence[tuple[int, int]],
-               placed: dict[tuple[int, int], str]) -> list[list[str]]:
+               placed: dict[tuple[int, int], str],
+               known: dict[tuple[int, int], tuple[np.ndarray, list[str]]] | None = None) -> list[list[str]]:
     """The structural names of each sentence at ``where``: :func:`sentmodel.cheap_features`
-    and the names for facts."""
+    (those in ``known`` already, as the dense model read them) and the names for facts."""
     amount, clause = _patterns()
     team = len({t.who for t in turns if t.role == "user"}) > 1
     sides: dict[int, Any] = {}
     out = []
     for ti, si in where:
         s = turns[ti].sentences[si]
-        row = sentmodel.cheap_features(turns, ti, si, team, sides)
+        had = known.get((ti, si)) if known else None
+        row = list(had[1]) if had is not None else sentmodel.cheap_features(turns, ti, si, team, sides)
         row.append(f"placed={placed.get((ti, si))}")
         row.append(f"nsent={min(len(turns[ti].sentences), 9)}")
         if amount.search(s):
@@ -119,16 +121,36 @@ class FactsHead:
         z = ((x - a["mean"]) / a["scale"]) @ a["w"] + float(a["b"][0])
         return 1.0 / (1.0 + np.exp(-z))
 
-    def read(self, turns: Sequence[TurnLike], placed: dict[tuple[int, int], str]
-             ) -> list[tuple[tuple[int, int], float]]:
-        """Each sentence the model reads and its probability of stating a fact."""
+    def read(self, turns: Sequence[TurnLike], placed: dict[tuple[int, int], str],
+             known: dict[tuple[int, int], tuple[np.ndarray, list[str]]] | None = None,
+             skip: Callable[[str], bool] | None = None) -> list[tuple[tuple[int, int], float]]:
+        """Each sentence the model reads and its probability of stating a fact. ``known``:
+        the static vectors and cheap feature names the dense sentence model computed for the
+        sentences it read (:meth:`memlane.index.sentmodel.DenseSentenceModel.classify`'s
+        ``inputs``), not computed again; ``skip``: sentences given no probability (their rows
+        stay zero, which leaves the others' probabilities as they are) and left out."""
         where = sentmodel.candidates(turns)
         if not where:
             return []
-        names = fact_names(turns, where, placed)
-        vectors = sentmodel.default_embedder().embed_batch([turns[ti].sentences[si] for ti, si in where])
+        rows = [i for i, (ti, si) in enumerate(where) if skip is None or not skip(turns[ti].sentences[si])]
+        if not rows:
+            return []
+        read = [where[i] for i in rows]
+        vectors = np.zeros((len(where), self.dim), dtype=np.float32)
+        names: list[list[str]] = [[] for _ in where]
+        for i, row in zip(rows, fact_names(turns, read, placed, known), strict=True):
+            names[i] = row
+        new = [i for i in rows if not known or where[i] not in known]
+        if known:
+            for i in rows:
+                had = known.get(where[i])
+                if had is not None:
+                    vectors[i] = had[0]
+        if new:
+            vectors[new] = sentmodel.default_embedder().embed_batch(
+                [turns[where[i][0]].sentences[where[i][1]] for i in new])
         p = self.probabilities_of(self.inputs(vectors, names))
-        return [(w, float(q)) for w, q in zip(where, p, strict=True)]
+        return [(where[i], float(p[i])) for i in rows]
 
     def save(self, path: str | Path) -> Path:
         target = Path(path)

@@ -2420,6 +2420,11 @@ def _content(text: str) -> set[str]:
     return {w.lower().removesuffix("'s") for w in _words(text)} - _FILLER
 
 
+def _small_talk(s: str) -> bool:
+    """Small talk, or fewer than two content words: no fact (the learned facts reader's)."""
+    return is_courtesy(s) or len(_cue_content(s)) < 2
+
+
 SHIPPED_MODEL = "shipped"
 """``OfflineIntelligence(model=...)``: the sentence model whose weights ship in the package."""
 SHIPPED_MEANING_MODEL = "shipped-meaning"
@@ -2500,7 +2505,9 @@ class OfflineIntelligence:
                 turn_messages.append(m)
                 last = m
             turns[-1][2].append(s)
-        cues = read_cues(turns, self.model)
+        # the facts reader takes the dense model's inputs of the sentences it read (session 50)
+        known: dict[tuple[int, int], Any] | None = {} if self.facts_model is not None else None
+        cues = read_cues(turns, self.model, known)
         substantive = substantive or scored
         opening = next((x for x in substantive if x[3].role == "user"), None)
         about = opening[2] if opening and cues.placed.get((0, 0)) is None else ""
@@ -2522,7 +2529,7 @@ class OfflineIntelligence:
                 from memlane.index.factmodel import shipped_facts
 
                 self.facts_model = shipped_facts()
-            extraction = self._with_stated(extraction, turns, turn_messages, cues, self.facts_model)
+            extraction = self._with_stated(extraction, turns, turn_messages, cues, self.facts_model, known)
         said = [{r.rstrip(".,;:") for r in _references(m.text)} for m in messages]
         titles = {r.lower() for one in said for r in one if _ITEM_FULL.fullmatch(r)}
         if titles:
@@ -2651,14 +2658,17 @@ class OfflineIntelligence:
 
     @staticmethod
     def _with_stated(extraction: Extraction, turns: Sequence[tuple[str, str, list[str]]],
-                     turn_messages: Sequence[Message], cues: Cues, head: Any) -> Extraction:
+                     turn_messages: Sequence[Message], cues: Cues, head: Any,
+                     known: dict[tuple[int, int], Any] | None = None) -> Extraction:
         """The learned facts reader's sentences (:mod:`memlane.index.factmodel`): each
         sentence it gives at least its threshold becomes ``<speaker> stated <sentence>``
         unless it is small talk or a fact already read covers it (one read from the same
-        sentence, an ending's too, or an object holding half its content: Dice ≥ 0.5)."""
+        sentence, an ending's too, or an object holding half its content: Dice ≥ 0.5).
+        ``known``: the dense model's inputs of the sentences it read, not computed again;
+        small talk is not read at all (session 50)."""
         from memlane.index.factmodel import covered, tokens
 
-        read = head.read([_Turn(w, r, s) for w, r, s in turns], cues.placed)
+        read = head.read([_Turn(w, r, s) for w, r, s in turns], cues.placed, known, _small_talk)
         limit = head.threshold
         chosen = [(w, p) for w, p in read if p >= limit]
         if not chosen:
@@ -2668,9 +2678,7 @@ class OfflineIntelligence:
         # a sentence an ending was read from ("I quit my job at Acme") is read (session 22)
         said = {(f.seq, f.text) for f in (*facts, *extraction.endings)}
         for (ti, si), _ in chosen:
-            s = turns[ti][2][si]
-            if is_courtesy(s) or len(_cue_content(s)) < 2:
-                continue  # small talk is no fact
+            s = turns[ti][2][si]  # (small talk, no fact, was not read)
             m = turn_messages[ti]
             text = _trim(s, 200)
             if (m.seq, text) in said:
