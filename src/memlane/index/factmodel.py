@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from memlane.index import sentmodel
+from memlane.index.clauses import AMOUNT, CLAUSE
 from memlane.index.sentclass import TurnLike
 from memlane.retrieve.text import STOPWORDS
 
@@ -41,18 +42,6 @@ _LOCK = threading.Lock()
 _SHIPPED: list[FactsHead] = []
 _WORD = re.compile(r"[a-z0-9]+")
 _CLAUSE_HAS_WORD = re.compile(r"[A-Za-z0-9]")
-_AMOUNT: re.Pattern[str] | None = None
-_CLAUSE: re.Pattern[str] | None = None
-
-
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    global _AMOUNT, _CLAUSE
-    if _AMOUNT is None or _CLAUSE is None:
-        from memlane.index.offline import _AMOUNT as amount
-        from memlane.index.offline import _CLAUSE as clause
-
-        _AMOUNT, _CLAUSE = amount, clause
-    return _AMOUNT, _CLAUSE
 
 
 def tokens(text: str) -> frozenset[str]:
@@ -73,7 +62,6 @@ def fact_names(turns: Sequence[TurnLike], where: Sequence[tuple[int, int]],
                known: dict[tuple[int, int], tuple[np.ndarray, list[str]]] | None = None) -> list[list[str]]:
     """The structural names of each sentence at ``where``: :func:`sentmodel.cheap_features`
     (those in ``known`` already, as the dense model read them) and the names for facts."""
-    amount, clause = _patterns()
     team = len({t.who for t in turns if t.role == "user"}) > 1
     sides: dict[int, Any] = {}
     out = []
@@ -83,9 +71,9 @@ def fact_names(turns: Sequence[TurnLike], where: Sequence[tuple[int, int]],
         row = list(had[1]) if had is not None else sentmodel.cheap_features(turns, ti, si, team, sides)
         row.append(f"placed={placed.get((ti, si))}")
         row.append(f"nsent={min(len(turns[ti].sentences), 9)}")
-        if amount.search(s):
+        if AMOUNT.search(s):
             row.append("amount")
-        parts = [c for c in clause.split(s.rstrip(".!")) if _CLAUSE_HAS_WORD.search(c)]
+        parts = [c for c in CLAUSE.split(s.rstrip(".!")) if _CLAUSE_HAS_WORD.search(c)]
         row.append(f"nclause={min(len(parts), 5)}")
         out.append(row)
     return out

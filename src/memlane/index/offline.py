@@ -20,6 +20,7 @@ from itertools import repeat
 from typing import Any
 
 from memlane.clip import clip
+from memlane.index.clauses import AMOUNT, CLAUSE
 from memlane.index.cues import _STEP_VERBS, Cues, _Turn, is_courtesy, read_cues, says_nothing
 from memlane.index.cues import _content as _cue_content
 from memlane.index.ending import with_endings
@@ -1629,13 +1630,10 @@ def _passing(said: str, raw: str) -> bool:
 # ("Mock exams start on the 8th": Mock exams, starts, "start on the 8th"), the speaker's own dated
 # arrangement ("I've got rent going out on the 1st") and the speaker's count of something ("We run
 # 14 delivery vans": user, vans, "14 delivery vans").
-_AMOUNT = re.compile(r"(?<![\w#/@.,:-])(?<![A-Z] )(?<![A-Z][a-z] )(?<![A-Z][a-z][a-z] )(?<![A-Z][a-z]{3} )"
-                     r"[£$€]?\d[\d,]*(?:\.\d+)?(?![\d,.]*[\w-]*-\d)(?![\d,.]*:\d)")
-"""A number said as a quantity or a day: digits, not inside a key ("INC-3391"), not after a
-capitalised word ("Xcode 16", "Order 40917": a version or an identifier), not a time ("09:14")."""
-_CLAUSE = re.compile(r"\s*(?:[;:]\s+|,\s+|\s+[-–—]\s+|\s+(?:so|but|because|since|though|although|which|"
-                     r"while|whereas|and then|and(?!\s+[£$€]?\d))\s+)\s*")
-"""Where a clause ends: punctuation, a conjunction, "and" (not between two numbers: "8 and 11")."""
+_AMOUNT = AMOUNT
+"""A number said as a quantity or a day (:data:`memlane.index.clauses.AMOUNT`)."""
+_CLAUSE = CLAUSE
+"""Where a clause ends (:data:`memlane.index.clauses.CLAUSE`)."""
 _NOT_STATED = re.compile(
     r"\b(?:i'll|we'll|i will|we will|let's|lets|can you|could you|can we|could we|please|shall|"
     r"should|i'd|we'd|would|could|maybe|might|if|whether|hope|hoping|need to|needs to|"
