@@ -2429,6 +2429,10 @@ SHIPPED_MEANING_MODEL = "shipped-meaning"
 """``OfflineIntelligence(model=...)``: the shipped sentence model reading the meaning tier's
 vectors (``summary.sentence_vectors = "meaning"``; needs the ``meaning`` extra)."""
 _SHIPPED_NAMES = {SHIPPED_MODEL: "static", SHIPPED_MEANING_MODEL: "meaning"}
+SHIPPED_FACTS_MODEL = "shipped-facts"
+"""``OfflineIntelligence.facts_model`` until its first use: the learned facts reader whose
+weights ship in the package (:data:`memlane.index.factmodel.SHIPPED`), read then (its own
+sentinel, never :data:`SHIPPED_MODEL`, session 50)."""
 
 
 class OfflineIntelligence:
@@ -2452,10 +2456,10 @@ class OfflineIntelligence:
 
             model = shipped(_SHIPPED_NAMES[model])
         self.model = model
-        self.facts_model: Any = SHIPPED_MODEL if facts_model and model is not None else None
+        self.facts_model: Any = SHIPPED_FACTS_MODEL if facts_model and model is not None else None
         """The learned facts reader (:mod:`memlane.index.factmodel`, session 49): opt-in
-        (``summary.facts_model``), on only with a sentence model (the shipped weights, read on
-        first use); None: off, the default."""
+        (``summary.facts_model``), on only with a sentence model (:data:`SHIPPED_FACTS_MODEL`:
+        the shipped weights, read on first use, then the head itself); None: off, the default."""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled for the worker's processes (``indexing.jobs``): a shipped model by its
@@ -2523,7 +2527,7 @@ class OfflineIntelligence:
         # how the speaker works, a move they state, a birthday to come (session 22)
         extraction = with_more_facts(extraction, messages, _sentences)
         if self.facts_model is not None:  # the sentences the learned reader finds (session 49)
-            if isinstance(self.facts_model, str):
+            if self.facts_model == SHIPPED_FACTS_MODEL:
                 from memlane.index.factmodel import shipped_facts
 
                 self.facts_model = shipped_facts()
