@@ -12,7 +12,9 @@ runs on a set before it is measured once), the first ``--limit`` distinct LongMe
 haystack sessions (read as ``memlane bench summaries --speed`` reads them) and, when given,
 every LoCoMo session (speakers as named participants). One JSON line per session and way:
 every summary field, every entity, fact, relation and observation. ``--check`` compares
-with an earlier dump and lists the first sessions that differ (exit 1). (Session 35 folded
+with an earlier dump and lists the first sessions that differ (exit 1). ``--facts-model``:
+the model way with the learned facts reader on (``summary.facts_model``; the patterns way
+is unchanged, the reader needs a sentence model). (Session 35 folded
 ``summary_fingerprint.py``, written for the same check, into this tool.)
 """
 
@@ -83,12 +85,14 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"labelled sets left out, comma-separated (default {FRESH[-1]}, the newest)")
     ap.add_argument("--out", required=True, help="where to write the dump (JSON lines)")
     ap.add_argument("--check", help="an earlier dump the new one must equal")
+    ap.add_argument("--facts-model", action="store_true",
+                    help="the model way with the learned facts reader on (summary.facts_model)")
     args = ap.parse_args(argv)
     sessions = corpus(args.lme, args.limit, args.locomo,
                       tuple(n.strip() for n in args.skip.split(",") if n.strip()))
     with Path(args.out).open("w", encoding="utf-8") as fh:
         for way, model in (("model", "shipped"), ("patterns", None)):
-            backend = OfflineIntelligence(model)
+            backend = OfflineIntelligence(model, facts_model=args.facts_model)
             for sid, msgs in sessions:
                 summary, extraction = backend.summarize(sid, msgs)
                 fh.write(json.dumps({"way": way, "id": sid, "summary": _plain(summary),

@@ -2816,11 +2816,13 @@ class _Reader:
         than two content words) and not a sentence a decision was read from."""
         return not (is_courtesy(s) or len(_content(s)) < 2 or s in self.antecedents)
 
-    def learned(self, model: Any) -> None:
+    def learned(self, model: Any, inputs: dict[tuple[int, int], Any] | None = None) -> None:
         """The learned classifier's verdicts after the patterns': a sentence the patterns
         left out goes to the field the model names when its probability reaches that
         field's threshold; a sentence the patterns placed is taken out when the model says
-        "none" with at least the ``drop`` threshold. Small talk is never placed."""
+        "none" with at least the ``drop`` threshold. Small talk is never placed. ``inputs``:
+        filled with the inputs of the sentences the model read (:meth:`memlane.index.sentmodel.
+        DenseSentenceModel.classify`), for the facts reader (session 50)."""
         limits = model.thresholds
         found = {name for name in ("decisions", "open_questions", "rationale")
                  if getattr(self.cues, name)}
@@ -2842,7 +2844,8 @@ class _Reader:
                     return drops
                 return self.placeable(self.turns[where[0]].sentences[where[1]])
 
-            verdicts = model.classify(self.turns, dict(self.cues.placed), keep)
+            verdicts = (model.classify(self.turns, dict(self.cues.placed), keep) if inputs is None else
+                        model.classify(self.turns, dict(self.cues.placed), keep, inputs))
         else:
             verdicts = model.classify(self.turns, dict(self.cues.placed))
         for where, (label, p, _) in verdicts.items():
@@ -7042,12 +7045,14 @@ _NOW_IS = re.compile(r"^your\s+(?:[\w-]+\s+){1,4}(?:is|are)\s+now\s+\S", re.IGNO
 yearly at £24.99." (session 34): what was done on the user's request, a decision."""
 
 
-def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None) -> Cues:
+def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None,
+              inputs: dict[tuple[int, int], Any] | None = None) -> Cues:
     """The cues of a conversation given as ``(speaker, role, sentences)`` per turn; with a
     ``model`` (:class:`memlane.index.sentclass.SentenceModel` or
     :class:`memlane.index.sentmodel.DenseSentenceModel`) the learned model then adds what it
     is sure of and the patterns missed — with mode ``fill`` only to a field they left empty,
-    with mode ``alone`` in place of the patterns (see :meth:`_Reader.learned`)."""
+    with mode ``alone`` in place of the patterns (see :meth:`_Reader.learned`). ``inputs``:
+    filled with the dense model's inputs of the sentences it read (the facts reader's, session 50)."""
     reader = _Reader([_Turn(w, r, s) for w, r, s in turns])
     if model is None or getattr(model, "mode", "add") != "alone":
         reader.read()
@@ -7074,7 +7079,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
         reader.said_later()
         reader.second_step()
     if model is not None:
-        reader.learned(model)  # in mode "alone" the model places every sentence
+        reader.learned(model, inputs)  # in mode "alone" the model places every sentence
     if model is None or getattr(model, "mode", "add") != "alone":
         reader.request_answered()  # after the model, which would place the answer again
     reader.or_answered()

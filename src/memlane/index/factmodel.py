@@ -22,13 +22,14 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from memlane.index import sentmodel
+from memlane.index.clauses import AMOUNT, CLAUSE
 from memlane.index.sentclass import TurnLike
 from memlane.retrieve.text import STOPWORDS
 
@@ -41,18 +42,6 @@ _LOCK = threading.Lock()
 _SHIPPED: list[FactsHead] = []
 _WORD = re.compile(r"[a-z0-9]+")
 _CLAUSE_HAS_WORD = re.compile(r"[A-Za-z0-9]")
-_AMOUNT: re.Pattern[str] | None = None
-_CLAUSE: re.Pattern[str] | None = None
-
-
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    global _AMOUNT, _CLAUSE
-    if _AMOUNT is None or _CLAUSE is None:
-        from memlane.index.offline import _AMOUNT as amount
-        from memlane.index.offline import _CLAUSE as clause
-
-        _AMOUNT, _CLAUSE = amount, clause
-    return _AMOUNT, _CLAUSE
 
 
 def tokens(text: str) -> frozenset[str]:
@@ -69,21 +58,22 @@ def covered(sentence: frozenset[str], objects: Sequence[frozenset[str]], least: 
 
 
 def fact_names(turns: Sequence[TurnLike], where: Sequence[tuple[int, int]],
-               placed: dict[tuple[int, int], str]) -> list[list[str]]:
+               placed: dict[tuple[int, int], str],
+               known: dict[tuple[int, int], tuple[np.ndarray, list[str]]] | None = None) -> list[list[str]]:
     """The structural names of each sentence at ``where``: :func:`sentmodel.cheap_features`
-    and the names for facts."""
-    amount, clause = _patterns()
+    (those in ``known`` already, as the dense model read them) and the names for facts."""
     team = len({t.who for t in turns if t.role == "user"}) > 1
     sides: dict[int, Any] = {}
     out = []
     for ti, si in where:
         s = turns[ti].sentences[si]
-        row = sentmodel.cheap_features(turns, ti, si, team, sides)
+        had = known.get((ti, si)) if known else None
+        row = list(had[1]) if had is not None else sentmodel.cheap_features(turns, ti, si, team, sides)
         row.append(f"placed={placed.get((ti, si))}")
         row.append(f"nsent={min(len(turns[ti].sentences), 9)}")
-        if amount.search(s):
+        if AMOUNT.search(s):
             row.append("amount")
-        parts = [c for c in clause.split(s.rstrip(".!")) if _CLAUSE_HAS_WORD.search(c)]
+        parts = [c for c in CLAUSE.split(s.rstrip(".!")) if _CLAUSE_HAS_WORD.search(c)]
         row.append(f"nclause={min(len(parts), 5)}")
         out.append(row)
     return out
@@ -119,16 +109,36 @@ class FactsHead:
         z = ((x - a["mean"]) / a["scale"]) @ a["w"] + float(a["b"][0])
         return 1.0 / (1.0 + np.exp(-z))
 
-    def read(self, turns: Sequence[TurnLike], placed: dict[tuple[int, int], str]
-             ) -> list[tuple[tuple[int, int], float]]:
-        """Each sentence the model reads and its probability of stating a fact."""
+    def read(self, turns: Sequence[TurnLike], placed: dict[tuple[int, int], str],
+             known: dict[tuple[int, int], tuple[np.ndarray, list[str]]] | None = None,
+             skip: Callable[[str], bool] | None = None) -> list[tuple[tuple[int, int], float]]:
+        """Each sentence the model reads and its probability of stating a fact. ``known``:
+        the static vectors and cheap feature names the dense sentence model computed for the
+        sentences it read (:meth:`memlane.index.sentmodel.DenseSentenceModel.classify`'s
+        ``inputs``), not computed again; ``skip``: sentences given no probability (their rows
+        stay zero, which leaves the others' probabilities as they are) and left out."""
         where = sentmodel.candidates(turns)
         if not where:
             return []
-        names = fact_names(turns, where, placed)
-        vectors = sentmodel.default_embedder().embed_batch([turns[ti].sentences[si] for ti, si in where])
+        rows = [i for i, (ti, si) in enumerate(where) if skip is None or not skip(turns[ti].sentences[si])]
+        if not rows:
+            return []
+        read = [where[i] for i in rows]
+        vectors = np.zeros((len(where), self.dim), dtype=np.float32)
+        names: list[list[str]] = [[] for _ in where]
+        for i, row in zip(rows, fact_names(turns, read, placed, known), strict=True):
+            names[i] = row
+        new = [i for i in rows if not known or where[i] not in known]
+        if known:
+            for i in rows:
+                had = known.get(where[i])
+                if had is not None:
+                    vectors[i] = had[0]
+        if new:
+            vectors[new] = sentmodel.default_embedder().embed_batch(
+                [turns[where[i][0]].sentences[where[i][1]] for i in new])
         p = self.probabilities_of(self.inputs(vectors, names))
-        return [(w, float(q)) for w, q in zip(where, p, strict=True)]
+        return [(where[i], float(p[i])) for i in rows]
 
     def save(self, path: str | Path) -> Path:
         target = Path(path)

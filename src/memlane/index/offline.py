@@ -20,6 +20,7 @@ from itertools import repeat
 from typing import Any
 
 from memlane.clip import clip
+from memlane.index.clauses import AMOUNT, CLAUSE
 from memlane.index.cues import _STEP_VERBS, Cues, _Turn, is_courtesy, read_cues, says_nothing
 from memlane.index.cues import _content as _cue_content
 from memlane.index.ending import with_endings
@@ -1629,13 +1630,10 @@ def _passing(said: str, raw: str) -> bool:
 # ("Mock exams start on the 8th": Mock exams, starts, "start on the 8th"), the speaker's own dated
 # arrangement ("I've got rent going out on the 1st") and the speaker's count of something ("We run
 # 14 delivery vans": user, vans, "14 delivery vans").
-_AMOUNT = re.compile(r"(?<![\w#/@.,:-])(?<![A-Z] )(?<![A-Z][a-z] )(?<![A-Z][a-z][a-z] )(?<![A-Z][a-z]{3} )"
-                     r"[£$€]?\d[\d,]*(?:\.\d+)?(?![\d,.]*[\w-]*-\d)(?![\d,.]*:\d)")
-"""A number said as a quantity or a day: digits, not inside a key ("INC-3391"), not after a
-capitalised word ("Xcode 16", "Order 40917": a version or an identifier), not a time ("09:14")."""
-_CLAUSE = re.compile(r"\s*(?:[;:]\s+|,\s+|\s+[-–—]\s+|\s+(?:so|but|because|since|though|although|which|"
-                     r"while|whereas|and then|and(?!\s+[£$€]?\d))\s+)\s*")
-"""Where a clause ends: punctuation, a conjunction, "and" (not between two numbers: "8 and 11")."""
+_AMOUNT = AMOUNT
+"""A number said as a quantity or a day (:data:`memlane.index.clauses.AMOUNT`)."""
+_CLAUSE = CLAUSE
+"""Where a clause ends (:data:`memlane.index.clauses.CLAUSE`)."""
 _NOT_STATED = re.compile(
     r"\b(?:i'll|we'll|i will|we will|let's|lets|can you|could you|can we|could we|please|shall|"
     r"should|i'd|we'd|would|could|maybe|might|if|whether|hope|hoping|need to|needs to|"
@@ -2420,12 +2418,21 @@ def _content(text: str) -> set[str]:
     return {w.lower().removesuffix("'s") for w in _words(text)} - _FILLER
 
 
+def _small_talk(s: str) -> bool:
+    """Small talk, or fewer than two content words: no fact (the learned facts reader's)."""
+    return is_courtesy(s) or len(_cue_content(s)) < 2
+
+
 SHIPPED_MODEL = "shipped"
 """``OfflineIntelligence(model=...)``: the sentence model whose weights ship in the package."""
 SHIPPED_MEANING_MODEL = "shipped-meaning"
 """``OfflineIntelligence(model=...)``: the shipped sentence model reading the meaning tier's
 vectors (``summary.sentence_vectors = "meaning"``; needs the ``meaning`` extra)."""
 _SHIPPED_NAMES = {SHIPPED_MODEL: "static", SHIPPED_MEANING_MODEL: "meaning"}
+SHIPPED_FACTS_MODEL = "shipped-facts"
+"""``OfflineIntelligence.facts_model`` until its first use: the learned facts reader whose
+weights ship in the package (:data:`memlane.index.factmodel.SHIPPED`), read then (its own
+sentinel, never :data:`SHIPPED_MODEL`, session 50)."""
 
 
 class OfflineIntelligence:
@@ -2449,10 +2456,10 @@ class OfflineIntelligence:
 
             model = shipped(_SHIPPED_NAMES[model])
         self.model = model
-        self.facts_model: Any = SHIPPED_MODEL if facts_model and model is not None else None
+        self.facts_model: Any = SHIPPED_FACTS_MODEL if facts_model and model is not None else None
         """The learned facts reader (:mod:`memlane.index.factmodel`, session 49): opt-in
-        (``summary.facts_model``), on only with a sentence model (the shipped weights, read on
-        first use); None: off, the default."""
+        (``summary.facts_model``), on only with a sentence model (:data:`SHIPPED_FACTS_MODEL`:
+        the shipped weights, read on first use, then the head itself); None: off, the default."""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled for the worker's processes (``indexing.jobs``): a shipped model by its
@@ -2500,7 +2507,9 @@ class OfflineIntelligence:
                 turn_messages.append(m)
                 last = m
             turns[-1][2].append(s)
-        cues = read_cues(turns, self.model)
+        # the facts reader takes the dense model's inputs of the sentences it read (session 50)
+        known: dict[tuple[int, int], Any] | None = {} if self.facts_model is not None else None
+        cues = read_cues(turns, self.model, known)
         substantive = substantive or scored
         opening = next((x for x in substantive if x[3].role == "user"), None)
         about = opening[2] if opening and cues.placed.get((0, 0)) is None else ""
@@ -2518,11 +2527,11 @@ class OfflineIntelligence:
         # how the speaker works, a move they state, a birthday to come (session 22)
         extraction = with_more_facts(extraction, messages, _sentences)
         if self.facts_model is not None:  # the sentences the learned reader finds (session 49)
-            if isinstance(self.facts_model, str):
+            if self.facts_model == SHIPPED_FACTS_MODEL:
                 from memlane.index.factmodel import shipped_facts
 
                 self.facts_model = shipped_facts()
-            extraction = self._with_stated(extraction, turns, turn_messages, cues, self.facts_model)
+            extraction = self._with_stated(extraction, turns, turn_messages, cues, self.facts_model, known)
         said = [{r.rstrip(".,;:") for r in _references(m.text)} for m in messages]
         titles = {r.lower() for one in said for r in one if _ITEM_FULL.fullmatch(r)}
         if titles:
@@ -2651,14 +2660,17 @@ class OfflineIntelligence:
 
     @staticmethod
     def _with_stated(extraction: Extraction, turns: Sequence[tuple[str, str, list[str]]],
-                     turn_messages: Sequence[Message], cues: Cues, head: Any) -> Extraction:
+                     turn_messages: Sequence[Message], cues: Cues, head: Any,
+                     known: dict[tuple[int, int], Any] | None = None) -> Extraction:
         """The learned facts reader's sentences (:mod:`memlane.index.factmodel`): each
         sentence it gives at least its threshold becomes ``<speaker> stated <sentence>``
         unless it is small talk or a fact already read covers it (one read from the same
-        sentence, an ending's too, or an object holding half its content: Dice ≥ 0.5)."""
+        sentence, an ending's too, or an object holding half its content: Dice ≥ 0.5).
+        ``known``: the dense model's inputs of the sentences it read, not computed again;
+        small talk is not read at all (session 50)."""
         from memlane.index.factmodel import covered, tokens
 
-        read = head.read([_Turn(w, r, s) for w, r, s in turns], cues.placed)
+        read = head.read([_Turn(w, r, s) for w, r, s in turns], cues.placed, known, _small_talk)
         limit = head.threshold
         chosen = [(w, p) for w, p in read if p >= limit]
         if not chosen:
@@ -2668,9 +2680,7 @@ class OfflineIntelligence:
         # a sentence an ending was read from ("I quit my job at Acme") is read (session 22)
         said = {(f.seq, f.text) for f in (*facts, *extraction.endings)}
         for (ti, si), _ in chosen:
-            s = turns[ti][2][si]
-            if is_courtesy(s) or len(_cue_content(s)) < 2:
-                continue  # small talk is no fact
+            s = turns[ti][2][si]  # (small talk, no fact, was not read)
             m = turn_messages[ti]
             text = _trim(s, 200)
             if (m.seq, text) in said:

@@ -395,12 +395,23 @@ class DenseSentenceModel:
     takes_keep = True
     """:meth:`classify` takes ``keep`` (read by :meth:`memlane.index.cues._Reader.learned`)."""
 
+    @property
+    def plain_inputs(self) -> bool:
+        """Whether a sentence's inputs are its static vector and :func:`cheap_features` alone
+        (no neighbours' vectors, no placement names, no neighbour cues): what the facts reader
+        reads (:mod:`memlane.index.factmodel`), which can then take them from :meth:`classify`."""
+        m = self.meta
+        return (m.get("vectors", "static") == "static" and m.get("structure", "cheap") == "cheap"
+                and m.get("neighbour") == 0 and not m.get("placement", False) and not int(m.get("reach", 0)))
+
     def classify(self, turns: Sequence[TurnLike], placed: dict[tuple[int, int], str],
                  keep: Callable[[tuple[int, int]], bool] | None = None,
+                 inputs: dict[tuple[int, int], tuple[np.ndarray, list[str]]] | None = None,
                  ) -> dict[tuple[int, int], tuple[str, float, float]]:
         """Each candidate sentence's most likely field, its probability and that of none
         (``keep``: only the candidates it accepts — those whose verdict can be used; the
-        others cost nothing)."""
+        others cost nothing; ``inputs``: filled with each sentence read's static vector and
+        cheap feature names when :attr:`plain_inputs`, for the facts reader, session 50)."""
         placement = dict(placed) if self.meta.get("placement", False) else None
         if not self.meta.get("pattern_feature", False):
             placed = {}
@@ -414,6 +425,9 @@ class DenseSentenceModel:
                                               reach=int(self.meta.get("reach", 0)))
         if not where:
             return {}
+        if inputs is not None and self.plain_inputs:
+            dim = int(self.meta.get("dim", 256))
+            inputs.update((w, (block[i, :dim], names[i])) for i, w in enumerate(where))
         p = self.probabilities_of(self.inputs(block, names))
         best = p.argmax(axis=1)
         return {w: (LABELS[int(k)], float(p[i, k]), float(p[i, 0]))
