@@ -256,8 +256,9 @@ class SummaryConfig:
     """The learned facts reader (session 49 of docs/summary-eval.md): with the sentence model
     on, it adds the sentences it finds stating a fact as ``<speaker> stated <sentence>``.
     Opt-in: facts F1 0.170 -> 0.351 on the 16 labelled sets it never saw, but about 14 % more
-    CPU a session (session 50) and LoCoMo dev recall_any@10 0.879 -> 0.873 (the ``stated`` facts enter
-    retrieval). Off (the default): the readers' facts alone."""
+    CPU a session (session 50). Its ``stated`` facts are stored with no search item (session 50):
+    retrieval is the reader off's (LoCoMo dev recall_any@10 0.879 either way; it was 0.873 when
+    they were searched). Off (the default): the readers' facts alone."""
     sentence_vectors: str = "static"
     """Where the sentence model's sentence vectors come from: ``static`` (the default) the
     static embedder's; ``meaning`` the meaning tier's transformer's (all-MiniLM-L6-v2 int8,

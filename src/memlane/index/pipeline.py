@@ -39,6 +39,14 @@ __all__ = ["Intelligence", "SummaryRun", "fact_text", "process_queue", "stop_on"
 
 log = logging.getLogger("memlane.index")
 
+UNSEARCHED_PREDICATES = frozenset({"stated"})
+"""Facts of these predicates are stored as facts (``Memory.facts``, ``memlane facts``, a
+session's facts, their events) with no item of their own: no text or vector for search to
+find. The learned facts reader's ``<speaker> stated <sentence>`` repeats a sentence of its
+turn, which search finds already; as an item it lifted that turn and competed with the turns
+(LoCoMo dev recall_any@10 0.879 -> 0.873 with the reader on; without the item, the reader
+off's retrieval exactly; session 50 of docs/retrieval.md)."""
+
 
 class Intelligence(Protocol):
     """Writes a session's structured summary and extraction (offline or via an LLM)."""
@@ -167,12 +175,16 @@ def store_intelligence(
                              datetime.fromtimestamp(end, UTC)),
     }]
     head = len(rows)  # the summary's row, when there is one, comes before the facts'
-    facts = []
+    # each fact with its row's place in ``rows``; None: no item (UNSEARCHED_PREDICATES)
+    facts: list[tuple[Any, str, Message | None, int | None]] = []
     embedded: dict[int, str] = {}  # a row's text to embed, when not its text
     for f in extraction.facts:
         msg = by_seq.get(f.seq) if f.seq is not None else None
         pred = normalize_predicate(f.predicate)
-        facts.append((f, pred, msg))
+        if pred in UNSEARCHED_PREDICATES:
+            facts.append((f, pred, msg, None))
+            continue
+        facts.append((f, pred, msg, len(rows)))
         # a named speaker's own fact ("Caroline lives in Boston") is embedded as the user's
         # ("user lives in Boston"), as their turns are embedded without their name: in a chat
         # between its speakers the name is in nearly every question and pulled all of that
@@ -190,6 +202,7 @@ def store_intelligence(
                       "sentence": f.text},
             "keys": item_keys(f.text, msg.at if msg else None),
         })
+    cut = len(rows)  # the facts' rows end here
     for o in extraction.observations:
         msg = by_seq.get(o.seq) if o.seq is not None else None
         # "last weekend" said on a Tuesday: stored at the date it implies (a time stage one
@@ -241,24 +254,24 @@ def store_intelligence(
             if new_vectors:
                 store.cache_vectors(embeddings.model, new_vectors)
             _point_at_turns(store, session.id, rows)
-            cut = head + len(facts)
-            fact_rows = rows[head:cut]
             ids = store.insert_items([*rows[:head], *rows[cut:]])
             # what compaction made of the old summary names the new one (session 25)
             store.relink_summaries(scope, old, ids[0] if head else None)
             store.put_vectors(embeddings.model,
                               list(zip(ids, [*vectors[:head], *vectors[cut:]], strict=True)))
             forgotten: set[tuple[str, str, str]] = set()  # the facts the user forgot
-            for row, vec, (f, pred, msg) in zip(fact_rows, vectors[head:cut], facts, strict=True):
+            for f, pred, msg, at_row in facts:
 
-                def make_item(row: dict[str, Any] = row, vec: Any = vec) -> int:
-                    (item_id,) = store.insert_items([row])
-                    store.put_vectors(embeddings.model, [(item_id, vec)])
+                def make_item(i: int | None = at_row) -> int | None:
+                    if i is None:
+                        return None  # a fact with no item (UNSEARCHED_PREDICATES)
+                    (item_id,) = store.insert_items([rows[i]])
+                    store.put_vectors(embeddings.model, [(item_id, vectors[i])])
                     return item_id
 
                 outcome = apply_fact(
                     store, facts_cfg, scope=scope, subject=f.subject, predicate=pred, obj=f.object,
-                    source=f.source, at=row["at"], session_id=session.id,
+                    source=f.source, at=msg.at.timestamp() if msg else end, session_id=session.id,
                     message_id=msg.id if msg else None, make_item=make_item,
                 )
                 if outcome.action == "forgotten":

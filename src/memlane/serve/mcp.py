@@ -609,8 +609,8 @@ class _Tools:
             fact = self.mem.store.get_fact(fact_id)
             self.owned(access, fact.scope, "fact_id", fact_id, write=True)
             self.mem.forget_fact(fact_id)
-        return (f"forgot fact {fact.id} ({render.fact_sentence(fact.subject, fact.predicate, fact.object)}) "
-                f"and its item {fact.item_id}")
+        return (f"forgot fact {fact.id} ({render.fact_sentence(fact.subject, fact.predicate, fact.object)})"
+                + (f" and its item {fact.item_id}" if fact.item_id is not None else ""))
 
     def sessions(
         self,
