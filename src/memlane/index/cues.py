@@ -3724,6 +3724,25 @@ class _Reader:
                 continue
             self.rewrite_decision(where, text, new)
 
+    def choice_told_alone(self) -> None:
+        """A user's terse choice written with a sentence of the assistant's ("Spare room — Headphones
+        and a steady room: people moving nearby change the pitch", "Yacht varnish — Yacht varnish,
+        three thin coats, sanded lightly between them"): the assistant's words tell what it offered,
+        not what was chosen, and blur the choice; the choice is written alone when it is two words
+        and two content words or more (a one-word choice gets the conversation's opening again,
+        which says less) (session 50, dec50). Read last, on what the conversation keeps."""
+        if not self.assisted:
+            return
+        for where, name in list(self.cues.placed.items()):
+            text = self.text[where]
+            parts = text.split(" — ")
+            if name != "decisions" or len(parts) != 2 or self.turns[where[0]].role != "user":
+                continue
+            told = parts[1].rstrip(" .").lower()[:30]
+            if len(parts[0].split()) >= 2 and len(_content(parts[0])) >= 2 and told and any(told in s.lower() and not s.endswith("?") for t in self.turns[: where[0]]
+                            if t.role == "assistant" for s in t.sentences):
+                self.rewrite_decision(where, text, _stop(parts[0]))
+
     _STARTS_FROM = re.compile(
         r"\b(?:from\s+now\s+on|from\s+(?:next|this)\s+(?:week|month|term|year|season|monday|tuesday|wednesday"
         r"|thursday|friday|saturday|sunday)\b)", re.IGNORECASE)
@@ -7132,6 +7151,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.it_is_taken()
     reader.that_taken()
     reader.posed_praised()
+    reader.choice_told_alone()
     reader.from_now_on()
     reader.we_will_do()
     reader.options_named()
