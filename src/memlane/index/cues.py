@@ -80,6 +80,7 @@ from typing import Any
 
 from memlane.index.englishwords import is_english_word
 from memlane.index.normalize import CAPITAL, NAME_WORD
+from memlane.index.people import _JOBS
 from memlane.retrieve.text import STOPWORDS
 
 __all__ = ["Cues", "read_cues", "is_courtesy", "says_nothing"]
@@ -5960,15 +5961,29 @@ class _Reader:
         nearer sentence speaks of the one meant by ``pronoun`` without naming them (:data:`_SAME_ONE`)."""
         speakers = {t.who.lower() for t in self.turns}
         for s in self.earlier(*where):
-            names = [m.group("name") for m in self._NAMED.finditer(s)
+            names = [m.group("name") for m in map(self._the_name, self._NAMED.finditer(s))
                      if (m.start() > 0 or not is_english_word(m.group("name").split()[0].lower()))
                      and m.group("name").split()[0].lower() not in self._NOT_A_NAME | speakers
                      and not self._NOT_SOMEONE_BEFORE.search(s[: m.start()])]
             if names:
                 return names[-1]
+            job = self._THE_JOB.search(s) if pronoun.lower() != "them" else None
+            if job is not None and job.group("job").lower() in _JOBS:
+                return "the " + job.group("job")
             if self._SAME_ONE[pronoun.lower()].search(s):
                 return None
         return None
+
+    _THE_OPENING = re.compile(r"The\s+(?=" + NAME_WORD + r")")
+    _THE_JOB = re.compile(r"\b(?i:the)\s+(?P<job>[a-z]+)\b(?!-)")
+    """A person said by their job ("the joiner", "the surveyor"): the one "him" or "her" stands for
+    when the sentence names no one (:data:`memlane.index.people._JOBS`; session 50, ns50)."""
+
+    def _the_name(self, m: re.Match[str]) -> re.Match[str]:
+        """A name opening its sentence after "The" ("The Friends of St Cuthbert's might give the
+        rest.") read from its second word, which no rule takes for a common word (session 50, ns50)."""
+        the = self._THE_OPENING.match(m.group("name")) if m.start() == 0 else None
+        return (self._NAMED.match(m.string, the.end()) or m) if the else m
 
     def reached_named(self) -> None:
         """A step of reaching someone named by a pronoun says whom by the name said before it: "I'll
