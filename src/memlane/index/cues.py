@@ -5935,7 +5935,7 @@ class _Reader:
             self.put(where, name, _owned(self.turns[ti].who, _stop(step)))
 
     _ASKS_PRONOUN = re.compile(
-        r"^(?:i'?ll|i\s+will|i\s+can)\s+(?P<verb>ask|ring|call|phone|email|e-mail|text|message|tell|ping|chase|"
+        r"^(?:(?:i'?ll|i\s+will|i\s+can)\s+)?(?P<verb>ask|ring|call|phone|email|e-mail|text|message|tell|ping|chase|"
         r"contact|remind|thank|check\s+with|talk\s+to|speak\s+to|write\s+to)\s+(?P<who>her|him|them)\b(?P<rest>.*)$",
         re.IGNORECASE)
     """A commitment to reach someone named by a pronoun ("I'll ask her tonight.", "I'll email them
@@ -5943,7 +5943,7 @@ class _Reader:
     _NAMED = re.compile(r"\b(?P<name>(?:" + NAME_WORD + r")(?:\s+(?:(?:of|the)\s+)?(?:" + NAME_WORD + r"|UK))*)\b")
     """A name: capitalised words, "of / the" between two of them ("Friends of the Earth")."""
     _NOT_SOMEONE_BEFORE = re.compile(r"\b(?:in|at|to|from|for|near|on|of|into|via|around|speaks?|"
-                                     r"my|our|your|his|her|their|its)\s+$", re.IGNORECASE)
+                                     r"my|our|your|his|her|their|its)\s+(?:the\s+)?$", re.IGNORECASE)
     """What makes the name after it no one to reach: a place or a language ("came up from Harrogate",
     "speaks Arabic"), a thing's brand ("his Admiral policy")."""
     _SAME_ONE = {"him": re.compile(r"\b(?:he|him|his)\b", re.IGNORECASE), "her": re.compile(r"\b(?:she|her|hers)\b", re.IGNORECASE),
@@ -5952,7 +5952,8 @@ class _Reader:
     learners.") speaks of someone it does not name, so no name farther back is the one meant."""
     _NOT_A_NAME = frozenset(
         "i monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
-        "august september october november december".split())
+        "august september october november december mondays tuesdays wednesdays thursdays fridays saturdays "
+        "sundays".split())
 
     def _named_before(self, where: tuple[int, int], pronoun: str) -> str | None:
         """The last name the nearest earlier sentence naming someone says (back to three turns): not
