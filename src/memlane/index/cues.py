@@ -5935,7 +5935,7 @@ class _Reader:
             self.put(where, name, _owned(self.turns[ti].who, _stop(step)))
 
     _ASKS_PRONOUN = re.compile(
-        r"^(?:(?:i'?ll|i\s+will|i\s+can)\s+)?(?P<verb>ask|ring|call|phone|email|e-mail|text|message|tell|ping|chase|"
+        r"^(?P<will>(?:i'?ll|i\s+will|i\s+can)\s+)?(?P<verb>ask|ring|call|phone|email|e-mail|text|message|tell|ping|chase|"
         r"contact|remind|thank|check\s+with|talk\s+to|speak\s+to|write\s+to)\s+(?P<who>her|him|them)\b(?P<rest>.*)$",
         re.IGNORECASE)
     """A commitment to reach someone named by a pronoun ("I'll ask her tonight.", "I'll email them
@@ -5998,6 +5998,8 @@ class _Reader:
             if not sep or len(owner) > 40:
                 owner, said = "", self.text[where]
             took = self._ASKS_PRONOUN.match(said)
+            if took is not None and took.group("will") is None and self.assisted:
+                continue  # "Ask them to photograph …": the assistant's advice taken, whose "them" it knows
             whom = self._named_before(where, took.group("who")) if took else None
             if took is None or whom is None:
                 continue
