@@ -80,6 +80,7 @@ from typing import Any
 
 from memlane.index.englishwords import is_english_word
 from memlane.index.normalize import CAPITAL, NAME_WORD
+from memlane.index.people import _JOBS
 from memlane.retrieve.text import STOPWORDS
 
 __all__ = ["Cues", "read_cues", "is_courtesy", "says_nothing"]
@@ -5953,7 +5954,7 @@ class _Reader:
             self.put(where, name, _owned(self.turns[ti].who, _stop(step)))
 
     _ASKS_PRONOUN = re.compile(
-        r"^(?:i'?ll|i\s+will|i\s+can)\s+(?P<verb>ask|ring|call|phone|email|e-mail|text|message|tell|ping|chase|"
+        r"^(?P<will>(?:i'?ll|i\s+will|i\s+can)\s+)?(?P<verb>ask|ring|call|phone|email|e-mail|text|message|tell|ping|chase|"
         r"contact|remind|thank|check\s+with|talk\s+to|speak\s+to|write\s+to)\s+(?P<who>her|him|them)\b(?P<rest>.*)$",
         re.IGNORECASE)
     """A commitment to reach someone named by a pronoun ("I'll ask her tonight.", "I'll email them
@@ -5961,7 +5962,7 @@ class _Reader:
     _NAMED = re.compile(r"\b(?P<name>(?:" + NAME_WORD + r")(?:\s+(?:(?:of|the)\s+)?(?:" + NAME_WORD + r"|UK))*)\b")
     """A name: capitalised words, "of / the" between two of them ("Friends of the Earth")."""
     _NOT_SOMEONE_BEFORE = re.compile(r"\b(?:in|at|to|from|for|near|on|of|into|via|around|speaks?|"
-                                     r"my|our|your|his|her|their|its)\s+$", re.IGNORECASE)
+                                     r"my|our|your|his|her|their|its)\s+(?:the\s+)?$", re.IGNORECASE)
     """What makes the name after it no one to reach: a place or a language ("came up from Harrogate",
     "speaks Arabic"), a thing's brand ("his Admiral policy")."""
     _SAME_ONE = {"him": re.compile(r"\b(?:he|him|his)\b", re.IGNORECASE), "her": re.compile(r"\b(?:she|her|hers)\b", re.IGNORECASE),
@@ -5970,7 +5971,8 @@ class _Reader:
     learners.") speaks of someone it does not name, so no name farther back is the one meant."""
     _NOT_A_NAME = frozenset(
         "i monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
-        "august september october november december".split())
+        "august september october november december mondays tuesdays wednesdays thursdays fridays saturdays "
+        "sundays".split())
 
     def _named_before(self, where: tuple[int, int], pronoun: str) -> str | None:
         """The last name the nearest earlier sentence naming someone says (back to three turns): not
@@ -5979,15 +5981,29 @@ class _Reader:
         nearer sentence speaks of the one meant by ``pronoun`` without naming them (:data:`_SAME_ONE`)."""
         speakers = {t.who.lower() for t in self.turns}
         for s in self.earlier(*where):
-            names = [m.group("name") for m in self._NAMED.finditer(s)
+            names = [m.group("name") for m in map(self._the_name, self._NAMED.finditer(s))
                      if (m.start() > 0 or not is_english_word(m.group("name").split()[0].lower()))
                      and m.group("name").split()[0].lower() not in self._NOT_A_NAME | speakers
                      and not self._NOT_SOMEONE_BEFORE.search(s[: m.start()])]
             if names:
                 return names[-1]
+            job = self._THE_JOB.search(s) if pronoun.lower() != "them" else None
+            if job is not None and job.group("job").lower() in _JOBS:
+                return "the " + job.group("job")
             if self._SAME_ONE[pronoun.lower()].search(s):
                 return None
         return None
+
+    _THE_OPENING = re.compile(r"The\s+(?=" + NAME_WORD + r")")
+    _THE_JOB = re.compile(r"\b(?i:the)\s+(?P<job>[a-z]+)\b(?!-)")
+    """A person said by their job ("the joiner", "the surveyor"): the one "him" or "her" stands for
+    when the sentence names no one (:data:`memlane.index.people._JOBS`; session 50, ns50)."""
+
+    def _the_name(self, m: re.Match[str]) -> re.Match[str]:
+        """A name opening its sentence after "The" ("The Friends of St Cuthbert's might give the
+        rest.") read from its second word, which no rule takes for a common word (session 50, ns50)."""
+        the = self._THE_OPENING.match(m.group("name")) if m.start() == 0 else None
+        return (self._NAMED.match(m.string, the.end()) or m) if the else m
 
     def reached_named(self) -> None:
         """A step of reaching someone named by a pronoun says whom by the name said before it: "I'll
@@ -6001,6 +6017,8 @@ class _Reader:
             if not sep or len(owner) > 40:
                 owner, said = "", self.text[where]
             took = self._ASKS_PRONOUN.match(said)
+            if took is not None and took.group("will") is None and self.assisted:
+                continue  # "Ask them to photograph …": the assistant's advice taken, whose "them" it knows
             whom = self._named_before(where, took.group("who")) if took else None
             if took is None or whom is None:
                 continue
