@@ -6586,20 +6586,11 @@ _TRAILS_OFF = re.compile(
 don't know", "next time maybe", "probably not", "if there's time"): the question stays open
 (session 22, ``_Reader.trails_off``)."""
 _CANT_SAY = re.compile(r"\b(?:i can'?t (?:guarantee|promise|(?:tell you|say)\s+(?:whether|if|how|what|when|which|for sure|for certain))|(?:it|that) depends on (?:whether|how|what|if|when)|"
-                       r"whether\b[^.;]*\bdepends on|"
-                       r"i can'?t see (?:the|your|it|that|what|whether|if|how|which)|i'?m not certain|"
-                       r"i don'?t have (?:any\s+)?(?:details|information) (?:about|on)|"
-                       r"(?:will|would) decide (?:that|this|it)|case by case|what decides (?:it|that|this)|"
-                       r"the only (?:reliable\s+)?way to (?:tell|know|find out)|(?:it'?s|that'?s|it is|that is) up to you)\b",
-                       re.IGNORECASE)
+                       r"whether\b[^.;]*\bdepends on)\b", re.IGNORECASE)
 """The assistant saying it cannot settle the question ("I can't guarantee the batch from here",
 "It depends on whether you plan to upgrade soon", "Whether it's worth it at 380 tests depends
-on how…") (session 22, ``_Reader.hedged``); or it cannot see or does not know what decides it,
-or someone else decides ("I can't see the deadline for your application from here", "I'm not
-certain which firmware the warehouse stock has", "I don't have any details about version 5 yet",
-"The adjuster will decide that after the visit", "That's assessed case by case", "the benefit table
-in your policy is what decides it", "the only way to tell", "It's up to you") (session 50)."""
-_CANT_SAY_WORDS = ("i can", "depends on", "certain", "have", "decide", "case by case", "only", "up to you")
+on how…") (session 22, ``_Reader.hedged``)."""
+_CANT_SAY_WORDS = ("i can", "depends on")
 """A word every :data:`_CANT_SAY` match holds, lower-cased ("i can" of "I can't guarantee")."""
 _ASKED_SHORT = re.compile(r"^(?:how|what|which|when|where|who|why)\b(?:\s+\S+){0,3}\s*$", re.IGNORECASE)
 """A short question asked back without its mark ("how much", "which one", "when by"): answered,
