@@ -21,7 +21,8 @@ def _asked(model, *turns):
 def test_it_is_named_from_what_the_sentence_before_is_about(model):
     asked = _asked(model, "Elin: while we're here, the spare paddleboard has a split in the fin box",
                    "Wyn: not sure it's even worth mending.")
-    assert "Whether the spare paddleboard is even worth mending?" in asked, asked
+    # written without the speaker's "even" since session 50 (oq50, ``_Reader.plain_questions``)
+    assert "Whether the spare paddleboard is worth mending?" in asked, asked
 
 
 @pytest.mark.parametrize("model", WAYS)
