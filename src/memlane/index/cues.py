@@ -5431,6 +5431,27 @@ class _Reader:
                     continue
                 self.put((ti, si), "open_questions", clean(s))
 
+    def cannot_settle(self) -> None:
+        """A user's question no reader placed whose assistant's answer, in its first three
+        sentences, says it cannot see or settle it, or that someone else decides it
+        (:data:`_CANT_SETTLE`: "I can't see your application from here", "the assessor will
+        decide that after the survey", "Those are looked at case by case", "It's up to you"): an
+        open question, as :meth:`hedged` reads "I can't guarantee…". Read after the sentence
+        model, so its training rows (what :meth:`read` places) stay as they were. Not a request
+        ("Can you…?") (session 51)."""
+        if not self.assisted:
+            return
+        for ti, turn in enumerate(self.turns[:-1]):
+            if turn.role != "user" or self.turns[ti + 1].role != "assistant":
+                continue
+            answer = self.turns[ti + 1].sentences[:3]
+            if not any(_finds(_CANT_SETTLE, _CANT_SETTLE_WORDS, x) for x in answer):
+                continue
+            for si, s in enumerate(turn.sentences):
+                if (s.endswith("?") and (ti, si) not in self.cues.placed and not _ASKS.match(s)
+                        and len(_content(s)) >= 2):
+                    self.put((ti, si), "open_questions", clean(s))
+
     def plain_questions(self) -> None:
         """Each open question written without the speaker's intensifiers (:data:`_INTENSIFIER`:
         "Whether we can even field enough voices?" is "Whether we can field enough voices?"), in
@@ -6592,6 +6613,21 @@ _CANT_SAY = re.compile(r"\b(?:i can'?t (?:guarantee|promise|(?:tell you|say)\s+(
 on how…") (session 22, ``_Reader.hedged``)."""
 _CANT_SAY_WORDS = ("i can", "depends on")
 """A word every :data:`_CANT_SAY` match holds, lower-cased ("i can" of "I can't guarantee")."""
+_CANT_SETTLE = re.compile(
+    r"\b(?:i can'?t see (?:the|your|it|that|what|whether|if|how|which)|i'?m not certain|"
+    r"i don'?t have (?:any\s+)?(?:details|information) (?:about|on)|"
+    r"(?:will|would) decide (?:that|this|it)|case by case|what decides (?:it|that|this)|"
+    r"the only (?:reliable\s+)?way to (?:tell|know|find out)|(?:it'?s|that'?s|it is|that is) up to you)\b",
+    re.IGNORECASE)
+"""The assistant saying it cannot see or does not know what settles the user's question, or
+that someone else decides it ("I can't see the deadline for your application from here", "I'm
+not certain which firmware the warehouse stock has", "I don't have any details about version 5
+yet", "The adjuster will decide that after the visit", "That's assessed case by case", "the
+benefit table in your policy is what decides it", "the only way to tell", "It's up to you")
+(session 51, ``_Reader.cannot_settle``; :data:`_CANT_SAY`'s words are read inside
+:meth:`_Reader.read`)."""
+_CANT_SETTLE_WORDS = ("i can", "certain", "have", "decide", "case by case", "only", "up to you")
+"""A word every :data:`_CANT_SETTLE` match holds, lower-cased."""
 _ASKED_SHORT = re.compile(r"^(?:how|what|which|when|where|who|why)\b(?:\s+\S+){0,3}\s*$", re.IGNORECASE)
 """A short question asked back without its mark ("how much", "which one", "when by"): answered,
 the first question's answer comes after (session 30)."""
@@ -7188,5 +7224,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.explained_no_reason()
     reader.unsure_asked()
     reader.asker_unsure()
+    reader.cannot_settle()
     reader.plain_questions()
     return reader.cues
