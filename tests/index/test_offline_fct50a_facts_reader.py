@@ -12,10 +12,11 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from memlane.index import clauses, factmodel, offline, sentmodel
-from memlane.index.cues import _Turn, read_cues
-from memlane.index.offline import SHIPPED_FACTS_MODEL, SHIPPED_MODEL, OfflineIntelligence, _small_talk
+from memlane.index.cues import _Turn, read_cues, says_little
+from memlane.index.offline import SHIPPED_FACTS_MODEL, SHIPPED_MODEL, OfflineIntelligence
 from memlane.testing import turn_messages
 
 ALLOTMENT = (
@@ -54,11 +55,11 @@ def test_the_reader_takes_the_dense_models_inputs_and_gives_the_same_probabiliti
         return real(self, texts)
 
     monkeypatch.setattr(type(embedder), "embed_batch", counting)
-    cheap = dict(head.read(ts, cues.placed, known, _small_talk))
+    cheap = dict(head.read(ts, cues.placed, known, says_little))
     said = {(ti, si): ts[ti].sentences[si] for ti, si in full}
     assert not {said[w] for w in known} & set(embedded)  # read once, by the dense model
-    assert "Thanks!" not in embedded and all(not _small_talk(said[w]) for w in cheap)
-    assert set(cheap) == {w for w in full if not _small_talk(said[w])}
+    assert "Thanks!" not in embedded and all(not says_little(said[w]) for w in cheap)
+    assert set(cheap) == {w for w in full if not says_little(said[w])}
     assert all(np.float32(cheap[w]) == np.float32(full[w]) and cheap[w] == full[w] for w in cheap)
 
 
@@ -85,3 +86,26 @@ def test_the_shared_patterns_live_in_clauses_and_the_reader_needs_no_summarizer(
             "f.fact_names([], [], {}); print('memlane.index.offline' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_training_runs_cached_model_fills_the_facts_readers_inputs_as_the_shipped_one_does():
+    """The cross-validation's cached model (``bench/summaries/dense.py``) takes ``inputs`` as the
+    shipped model does, so the summarizer calls every model one way (session 51)."""
+    from memlane.bench.summaries.dense import _Cached
+
+    turns = [_Turn(w, r, s) for w, r, s in _turns()]
+    model = sentmodel.shipped()
+    mine: dict = {}
+    theirs: dict = {}
+    cached = _Cached(model, {"mode": model.mode}, {})
+    got = cached.classify(turns, {}, None, mine)
+    assert got == model.classify(turns, {}, None, theirs) and mine and mine.keys() == theirs.keys()
+    assert cached.classify(turns, {}) == got  # without inputs: the cached verdicts, the same
+
+
+@pytest.mark.parametrize("sentence, little", [
+    ("Thanks!", True), ("Sounds good, thanks.", True), ("Fine.", True), ("Me too.", True),
+    ("My brother Tom comes on Tuesdays.", False), ("The water butt holds 200 litres.", False),
+])
+def test_says_little_is_small_talk_or_under_two_content_words(sentence, little):
+    assert says_little(sentence) is little

@@ -80,10 +80,10 @@ from typing import Any
 
 from memlane.index.englishwords import is_english_word
 from memlane.index.normalize import CAPITAL, NAME_WORD
-from memlane.index.people import _JOBS
+from memlane.index.people import JOBS
 from memlane.retrieve.text import STOPWORDS
 
-__all__ = ["Cues", "read_cues", "is_courtesy", "says_nothing"]
+__all__ = ["Cues", "read_cues", "is_courtesy", "says_little", "says_nothing"]
 
 _WORD = re.compile(r"[a-z0-9]++(?:'[a-z]++)?+")
 """A lower-cased word and its "'s", "'ll"... Possessive: nothing after a run can take a character of
@@ -1594,6 +1594,13 @@ def is_courtesy(sentence: str) -> bool:
     return _COURTESY.issuperset(words_of(sentence))
 
 
+def says_little(sentence: str) -> bool:
+    """True for small talk ("Fine with me.") or a sentence of fewer than two content words:
+    no learned reader places it, in a field (the sentence model, :meth:`_Reader.placeable`) or
+    as a fact (the facts reader, :mod:`memlane.index.offline`)."""
+    return is_courtesy(sentence) or len(_content(sentence)) < 2
+
+
 def says_nothing(text: str) -> bool:
     """True when ``text`` has no word beyond stopwords and courtesy words ("Same.", "No?",
     "Deal, thanks!"): small talk, which no summary field keeps."""
@@ -2815,7 +2822,7 @@ class _Reader:
     def placeable(self, s: str) -> bool:
         """Whether the learned model may place ``s``: not small talk ("Fine with me.", fewer
         than two content words) and not a sentence a decision was read from."""
-        return not (is_courtesy(s) or len(_content(s)) < 2 or s in self.antecedents)
+        return not (says_little(s) or s in self.antecedents)
 
     def learned(self, model: Any, inputs: dict[tuple[int, int], Any] | None = None) -> None:
         """The learned classifier's verdicts after the patterns': a sentence the patterns
@@ -2845,8 +2852,7 @@ class _Reader:
                     return drops
                 return self.placeable(self.turns[where[0]].sentences[where[1]])
 
-            verdicts = (model.classify(self.turns, dict(self.cues.placed), keep) if inputs is None else
-                        model.classify(self.turns, dict(self.cues.placed), keep, inputs))
+            verdicts = model.classify(self.turns, dict(self.cues.placed), keep, inputs)
         else:
             verdicts = model.classify(self.turns, dict(self.cues.placed))
         for where, (label, p, _) in verdicts.items():
@@ -6009,7 +6015,7 @@ class _Reader:
             if names:
                 return names[-1]
             job = self._THE_JOB.search(s) if pronoun.lower() != "them" else None
-            if job is not None and job.group("job").lower() in _JOBS:
+            if job is not None and job.group("job").lower() in JOBS:
                 return "the " + job.group("job")
             if self._SAME_ONE[pronoun.lower()].search(s):
                 return None
@@ -6018,7 +6024,7 @@ class _Reader:
     _THE_OPENING = re.compile(r"The\s+(?=" + NAME_WORD + r")")
     _THE_JOB = re.compile(r"\b(?i:the)\s+(?P<job>[a-z]+)\b(?!-)")
     """A person said by their job ("the joiner", "the surveyor"): the one "him" or "her" stands for
-    when the sentence names no one (:data:`memlane.index.people._JOBS`; session 50, ns50)."""
+    when the sentence names no one (:data:`memlane.index.people.JOBS`; session 50, ns50)."""
 
     def _the_name(self, m: re.Match[str]) -> re.Match[str]:
         """A name opening its sentence after "The" ("The Friends of St Cuthbert's might give the

@@ -21,8 +21,7 @@ from typing import Any
 
 from memlane.clip import clip
 from memlane.index.clauses import AMOUNT, CLAUSE
-from memlane.index.cues import _STEP_VERBS, Cues, _Turn, is_courtesy, read_cues, says_nothing
-from memlane.index.cues import _content as _cue_content
+from memlane.index.cues import _STEP_VERBS, Cues, _Turn, read_cues, says_little, says_nothing
 from memlane.index.ending import with_endings
 from memlane.index.morefacts import with_more_facts
 from memlane.index.normalize import CAPITAL, NAME_WORD, normalize_predicate
@@ -2418,11 +2417,6 @@ def _content(text: str) -> set[str]:
     return {w.lower().removesuffix("'s") for w in _words(text)} - _FILLER
 
 
-def _small_talk(s: str) -> bool:
-    """Small talk, or fewer than two content words: no fact (the learned facts reader's)."""
-    return is_courtesy(s) or len(_cue_content(s)) < 2
-
-
 SHIPPED_MODEL = "shipped"
 """``OfflineIntelligence(model=...)``: the sentence model whose weights ship in the package."""
 SHIPPED_MEANING_MODEL = "shipped-meaning"
@@ -2670,7 +2664,7 @@ class OfflineIntelligence:
         small talk is not read at all (session 50)."""
         from memlane.index.factmodel import covered, tokens
 
-        read = head.read([_Turn(w, r, s) for w, r, s in turns], cues.placed, known, _small_talk)
+        read = head.read([_Turn(w, r, s) for w, r, s in turns], cues.placed, known, says_little)
         limit = head.threshold
         chosen = [(w, p) for w, p in read if p >= limit]
         if not chosen:

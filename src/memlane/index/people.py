@@ -46,7 +46,7 @@ from memlane.index.normalize import CAPITAL, NAME_WORD, SMALL, normalize_predica
 from memlane.index.schema import Fact
 from memlane.types import Message
 
-__all__ = ["KIN_PREDICATES", "KIN_WORDS", "PET_PREDICATES", "asserted", "kin_names", "may_state", "people_facts",
+__all__ = ["JOBS", "KIN_PREDICATES", "KIN_WORDS", "PET_PREDICATES", "asserted", "kin_names", "may_state", "people_facts",
            "speaker_subject"]
 
 
@@ -165,7 +165,7 @@ _LIST = (r"((?:[^.!?;:\n()]|[.!?;:](?=[\w/@%#~+-])){1,90}?)(?=\s*(?:[.!?;:](?![\
          r"which|these days|now|anymore|any more|at all|even|especially|like|such as|though)\b))")
 """A list of things ("peanuts, tree nuts and shellfish"), split by :func:`_items`."""
 
-_JOBS = frozenset("""
+JOBS = frozenset("""
 nurse doctor gp surgeon dentist pharmacist paramedic midwife physio physiotherapist therapist
 psychologist psychiatrist counsellor counselor vet veterinarian optician optometrist radiographer
 sonographer dietitian dietician nutritionist carer caregiver teacher lecturer professor tutor
@@ -198,7 +198,7 @@ _NEEDS_MOD = frozenset("assistant officer executive operator professional worker
 """Job words that name a job only with what kind ("a teaching assistant", "an HR professional")."""
 """Words that make "a keen gardener", "a terrible cook", "a former nurse" no job."""
 _JOB = (r"(?:an?\s+)((?:(?!(?:of|a|an|the|bit|kind|sort|like|and|or|but|who|that|lot|little|real|total|"
-        r"complete|such|very|really|pretty|fan|person|with|in|at|for|to|from|and|who|i|my|your)\b)[A-Za-z][\w-]*\s+){0,3}(?:" + "|".join(sorted(_JOBS, key=len, reverse=True))
+        r"complete|such|very|really|pretty|fan|person|with|in|at|for|to|from|and|who|i|my|your)\b)[A-Za-z][\w-]*\s+){0,3}(?:" + "|".join(sorted(JOBS, key=len, reverse=True))
         + r"))(?![\w'’-])(?!\s+(?:of\s+(?:the|my)|friend|mum|mom|dad|parent|at\s+heart|by\s+(?:nature|trade)|"
         r"in\s+training|wannabe|services?|network|company|firm|agency|platform|tool|team|group|programs?|software|"
         r"apps?|level|role|position|job|course|degree|school|training|kit|mode)\b)")

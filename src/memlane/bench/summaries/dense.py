@@ -306,7 +306,10 @@ class _Cached:
         self.cache = cache
 
     def classify(self, turns: Sequence[Any], placed: dict[tuple[int, int], str],
-                 keep: Any = None) -> dict[tuple[int, int], tuple[str, float, float]]:
+                 keep: Any = None, inputs: dict[tuple[int, int], Any] | None = None,
+                 ) -> dict[tuple[int, int], tuple[str, float, float]]:
+        if inputs is not None:  # the facts reader's inputs are filled as the model reads: no cache
+            return self.model.classify(turns, placed, keep, inputs)
         key = (tuple((t.who, t.role, tuple(t.sentences)) for t in turns),
                tuple(sorted(placed.items())) if self.meta.get("placement") else ())
         if key not in self.cache:  # every candidate, whatever ``keep`` says
