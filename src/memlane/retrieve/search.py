@@ -1047,12 +1047,6 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     by_key = {s.key: s for s in sessions}
     top_score = sessions[0].score if sessions and sessions[0].score > 0 else 1.0
     wide = o.gather_sessions if o.gather_sessions and gathers(ctx.query) else 0
-    import os as _os
-    _tie = float(_os.environ.get("RET51_TIE", "0"))
-    if _tie > 0 and not wide and len(sessions) > o.top_sessions:
-        cut = sessions[o.top_sessions - 1].score
-        wide = sum(1 for s in sessions[o.top_sessions: o.top_sessions + 2]
-                   if cut > 0 and s.score >= _tie * cut)
     top = [s for s in sessions[: o.top_sessions + wide]]
     # one pass over the ~400 candidates: each one's record and rank, the candidates of
     # each session in their order (each top session scanned all of them twice), how many
