@@ -227,6 +227,10 @@ def scan(files: dict[str, str], strings: Iterable[tuple[str, str]], sizes: Itera
         for begin, finish in sorted(set(quotes_of)):
             first = bisect.bisect_left(f.starts, begin)
             last = bisect.bisect_left(f.starts, finish) - 1
+            while first <= last and f.ids[first] == -1:  # a mark between two parts, at an end
+                first += 1
+            while last >= first and f.ids[last] == -1:
+                last -= 1
             span = tuple(f.ids[first:last + 1])
             if len(span) >= quoted and -1 not in span:
                 spans[hash(span[:quoted])].append((f, first, last, span))
@@ -295,6 +299,8 @@ def _hit(f: _File, first: int, last: int, kind: str, source: str, spread: int) -
     found = words(text)
     if 2 * sum(sum(ch.isalpha() for ch in w) >= 2 for w in found) < len(found):
         return None  # mostly numbers or single letters: a list or a table, alike by chance
+    if not any(w.isalpha() and w.islower() for w in _WORD.findall(text)):
+        return None  # capitalised words alone: a list of names (the weekdays), a heading in capitals
     return Hit(f.path, f.line(f.starts[first]), kind, len(found), text, source, spread)
 
 

@@ -67,15 +67,18 @@ def test_python_code_is_not_read_its_comments_and_string_literals_are() -> None:
         "TEXT = ('the lighthouse keeper painted seven '\n"
         "        'blue herons on the garage door')\n"
         'PAIR = ["seven blue herons on the", "garage door last spring"]\n'
+        'ASKS = ["Swapped her cello lessons for pottery?", "SWAPPED HER CELLO LESSONS FOR POTTERY"]\n'
     )
     hits = tool.scan({"src/x.py": source}, BENCH, sizes=(8,))
     assert [(line, text) for _path, line, text in _found(hits)] == [
         (2, "painted seven blue herons on the garage door last"),
         (3, "the lighthouse keeper painted seven ' 'blue herons on the garage door"),
     ]  # the signature is code; the list's two literals are read apart
-    # each literal is a quoted span of its own (the last, of four words, too short)
-    assert {h.text for h in hits["quote"]} == {"the lighthouse keeper painted seven", "blue herons on the garage door",
-                                               "seven blue herons on the"}
+    # each literal is a quoted span of its own (of four words, too short; in capitals alone, a
+    # heading, no text)
+    assert {(h.line, h.text) for h in hits["quote"]} == {
+        (3, "the lighthouse keeper painted seven"), (4, "blue herons on the garage door"),
+        (5, "seven blue herons on the"), (6, "Swapped her cello lessons for pottery")}
 
 
 def test_a_run_of_numbers_is_no_text_and_a_phrase_many_strings_hold_is_left_out_by_common() -> None:
