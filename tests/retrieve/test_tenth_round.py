@@ -57,7 +57,7 @@ EVENING = [
     (10, [("user", "My nephew needs outdoor activities for the summer."),
           ("assistant", "Kayaking and climbing are fun activities.")]),
 ]
-EVENING_Q = "Can you suggest some activities that I can do in the evening?"
+EVENING_Q = "Could you suggest some activities for me to do in the evening?"
 
 
 def _clock_turn(mem, **kwargs):
