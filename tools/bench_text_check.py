@@ -3,25 +3,32 @@ questions, answers, turns and summaries never enter it; record ids may).
 
     .venv/bin/python tools/bench_text_check.py --data longmemeval_s_dev.json.xz \
         --data longmemeval_oracle_dev.json.xz --data locomo_dev.json [--words 8] [--quoted 5] \
-        [--common K] [--tally 6,8,10] [--root DIR]
+        [--common K] [--tally 6,8,10] [--root DIR] [--accept FILE]
 
 Reads every benchmark string of the ``--data`` files (LongMemEval: questions, answers, turn
 texts; LoCoMo: questions, answers, turn texts and their image captions and queries, the
 observations, session summaries and event summaries; ``.xz`` opened with ``lzma``) and every
 text file of the repository under ``--root`` (default: this checkout): README.md, docs/, src/,
 tools/, tests/, binary files and the shipped labelled sets ``src/memlane/bench/summaries/*.json``
-(the project's own writing) left out. Both sides are cut into words the same way (lower-cased,
-letters and digits, an inner apostrophe kept; punctuation and line breaks dropped), so a run of
-words matches whatever its punctuation, case and wrapping.
+(the project's own writing) left out. Of a Python file only its comments and string literals
+are read (the code is no prose; each literal is a quoted span), of CSS, JavaScript and SQL their
+comments, of HTML the text between tags. Both sides are cut into words the same way
+(lower-cased, letters and digits, an inner apostrophe kept; punctuation and line breaks
+dropped), so a run of words matches whatever its punctuation, case and wrapping.
 
 It prints, as ``file:line``, every run of ``--words`` (default 8) or more consecutive words of a
 file that occurs verbatim in one benchmark string (overlapping runs merged into one hit), and
 every quoted span (``"…"`` or ``“…”``) of ``--quoted`` (default 5) or more words whose words all
 occur, in order and contiguous, in one benchmark string; after each hit, where the benchmark
 holds it (a record id, never its text) and how many more distinct strings hold it (a run: its
-rarest n-gram). Exit 1 when anything is found, 0 when nothing is. ``--common K`` leaves out a hit
-more than K distinct strings hold: a phrase of the language (an offer of more help, a time
-expression) that LongMemEval's thousands of assistant turns share, rather than one record's text.
+rarest n-gram), and a key (12 hex digits of its words' hash). Exit 1 when anything is found, 0
+when nothing is. Never a hit: a span mostly of numbers or single letters (a table row), of
+capitalised words alone (the weekdays), or a title (every word of four letters or more
+capitalised: a name, as ids are). ``--common K`` leaves out a hit more than K distinct strings
+hold: a phrase of the language (an offer of more help, a time expression) that LongMemEval's
+thousands of assistant turns share, rather than one record's text. ``--accept FILE`` (default
+``tools/bench_text_check.accept``) lists hits looked at and kept, ``PATH KEY  # why`` a line:
+phrases alike by chance that are no copy, named by their key so the file holds no text.
 
 ``--tally 6,8,10`` prints instead how many run hits each length finds, per file: short common
 phrases match by chance, and the count across lengths shows where chance ends.
@@ -34,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import hashlib
 import io
 import json
 import lzma
@@ -73,9 +81,29 @@ class Hit:
     source: str  # where the benchmark holds it: a record id and field
     spread: int  # how many distinct benchmark strings hold it (a run: its rarest n-gram)
 
+    @property
+    def key(self) -> str:
+        """The hit's words, hashed: what an ``--accept`` line names, holding no text."""
+        return hashlib.sha1(" ".join(words(self.text)).encode()).hexdigest()[:12]
+
     def __str__(self) -> str:
         held = self.source if self.spread == 1 else f"{self.source} and {self.spread - 1} more"
-        return f"{self.path}:{self.line}: {self.kind} of {self.n_words} words [{held}]: {self.text}"
+        return f"{self.path}:{self.line}: {self.kind} of {self.n_words} words [{held}] {self.key}: {self.text}"
+
+
+def read_accepted(path: Path) -> set[tuple[str, str]]:
+    """An ``--accept`` file's (path, key) pairs: a line ``PATH KEY  # why``, ``#`` lines and
+    blank lines skipped."""
+    accepted = set()
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split()
+        if len(parts) != 2 or not re.fullmatch(r"[0-9a-f]{12}", parts[1]):
+            raise SystemExit(f"error: {path}:{number}: expected PATH KEY, the KEY of 12 hex digits")
+        accepted.add((parts[0], parts[1]))
+    return accepted
 
 
 @dataclass
@@ -299,8 +327,12 @@ def _hit(f: _File, first: int, last: int, kind: str, source: str, spread: int) -
     found = words(text)
     if 2 * sum(sum(ch.isalpha() for ch in w) >= 2 for w in found) < len(found):
         return None  # mostly numbers or single letters: a list or a table, alike by chance
-    if not any(w.isalpha() and w.islower() for w in _WORD.findall(text)):
+    raw = _WORD.findall(text)
+    if not any(w.isalpha() and w.islower() for w in raw):
         return None  # capitalised words alone: a list of names (the weekdays), a heading in capitals
+    long = [w for w in raw if sum(ch.isalpha() for ch in w) >= 4]
+    if long and all(w[:1].isupper() for w in long):
+        return None  # a title ("The Name of a Novel"): a name, as ids are, not text
     return Hit(f.path, f.line(f.starts[first]), kind, len(found), text, source, spread)
 
 
@@ -402,6 +434,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave out a hit more than this many distinct benchmark strings hold (default: none)")
     ap.add_argument("--tally", type=_sizes, help="count run hits per file at each length, as 6,8,10")
     ap.add_argument("--root", type=Path, default=ROOT, help="the checkout to read (default: this one)")
+    ap.add_argument("--accept", type=Path, default=None,
+                    help="a file of hits looked at and kept, PATH KEY a line (default: "
+                         "tools/bench_text_check.accept under --root, when there is one)")
     args = ap.parse_args(argv)
     if args.words < 2 or args.quoted < 2:
         ap.error("--words and --quoted must be 2 or more")
@@ -410,6 +445,12 @@ def main(argv: list[str] | None = None) -> int:
     strings = (s for path in args.data for s in benchmark_strings(path))
     sizes = args.tally or [args.words]
     hits = scan(files, strings, sizes, args.quoted, args.common)
+    accept = args.accept or args.root / "tools" / "bench_text_check.accept"
+    accepted = read_accepted(accept) if args.accept or accept.is_file() else set()
+    used = {(h.path, h.key) for found in hits.values() for h in found} & accepted
+    hits = {kind: [h for h in found if (h.path, h.key) not in accepted] for kind, found in hits.items()}
+    for path, key in sorted(accepted - used):
+        print(f"note: {accept.name}: {path} {key} matches no hit (reworded? then drop the line)", file=sys.stderr)
     if args.tally:
         per_file: dict[str, dict[int, int]] = defaultdict(lambda: dict.fromkeys(sizes, 0))
         for n in sizes:
@@ -425,7 +466,7 @@ def main(argv: list[str] | None = None) -> int:
     for hit in found:
         print(hit)
     print(f"{len(hits[args.words])} runs of {args.words}+ words, {len(hits['quote'])} quoted spans of "
-          f"{args.quoted}+ words, in {len(files)} files", file=sys.stderr)
+          f"{args.quoted}+ words, in {len(files)} files ({len(used)} accepted hits left out)", file=sys.stderr)
     return 1 if found else 0
 
 

@@ -84,6 +84,10 @@ def test_python_code_is_not_read_its_comments_and_string_literals_are() -> None:
 def test_a_run_of_numbers_is_no_text_and_a_phrase_many_strings_hold_is_left_out_by_common() -> None:
     tool = _tool()
     assert tool.scan({"t.md": "5, 6, 7, 8, 9, 10, 11 and 12 on weekdays"}, BENCH, sizes=(8,))[8] == []
+    # a title is a name: "The Keeper of the Blue Herons" is no text, the sentence naming it is
+    titled = [("He read The Keeper of the Blue Herons on the Garage Door twice.", "t1")]
+    assert tool.scan({"t.md": 'the novel "The Keeper of the Blue Herons"'}, titled)["quote"] == []
+    assert len(tool.scan({"t.md": '"read The Keeper of the Blue Herons"'}, titled)["quote"]) == 1
     many = [(f"{start} we painted seven blue herons on the garage door {i}", f"m{i}")
             for i, start in enumerate(("Then", "So", "And"))]
     doc = "we painted seven blue herons on the garage door\n"
@@ -119,6 +123,15 @@ def test_the_command_reads_both_benchmarks_skips_the_labelled_sets_and_exits_1_o
     (root / "docs" / "a.md").write_text("Intro.\nA caption: a photo of a red kite tangled in an old oak.\n")
     assert tool.main([*data, "--root", str(root)]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("docs/a.md:2: run of 11 words [conv-1 D1:1 blip_caption]: a photo of a red kite")
+    assert out.startswith("docs/a.md:2: run of 11 words [conv-1 D1:1 blip_caption] ")
+    assert out.rstrip().endswith(": a photo of a red kite tangled in an old oak")
     assert "summaries" not in out and "weights" not in out
     assert tool.main([*data, "--root", str(root), "--words", "12"]) == 0
+    # a hit looked at and kept is named by its path and key, with no text
+    key = out.split("] ", 1)[1].split(":", 1)[0]
+    assert len(key) == 12 and "kite" not in key
+    (root / "tools").mkdir()
+    (root / "tools" / "bench_text_check.accept").write_text(f"# chance\ndocs/a.md {key}  # a caption alike\n")
+    assert tool.main([*data, "--root", str(root)]) == 0
+    (root / "tools" / "bench_text_check.accept").write_text(f"docs/b.md {key}\n")  # another file's
+    assert tool.main([*data, "--root", str(root)]) == 1
