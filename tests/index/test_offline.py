@@ -122,8 +122,8 @@ def test_keyphrases_rank_repeated_content_words():
 
 
 PASSING = _msgs([
-    ("user", "I'm putting together a talk on medieval crafts and I was wondering if "
-             "you could help me with the history of the Lewis chessmen. By the way, "
+    ("user", "I'm putting together a talk on medieval crafts and I was wondering whether "
+             "you might help me with the history of the Lewis chessmen. By the way, "
              "I saw them in person today at the British Museum - they were tiny. "
              "Can you give me three sources?"),
     ("assistant", "Of course. I read that the pieces are carved from walrus ivory and lapis."),

@@ -147,7 +147,7 @@ def test_what_a_story_leads_to_is_still_decided(model):
         model,
         "user: I'm working out a mortgage budget.",
         "assistant: Tell me the price of the house and I'll work out the deposit.",
-        "user: I finally found a flat for 210,000, so I'll use that number for my sums.",
+        "user: I finally found a flat for 210,000, so I'll use that number in the budget.",
     )
     assert any("that number" in d for d in s.decisions)
 

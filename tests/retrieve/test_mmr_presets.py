@@ -80,7 +80,7 @@ def test_question_scaffolding_is_left_out_of_the_lexical_query() -> None:
     from memlane.retrieve.search import question_terms
 
     assert question_terms("How many different dentists did I visit?") == ["dentists", "visit"]
-    assert question_terms("How many days ago did I attend the Palm Sunday concert?") == [
+    assert question_terms("How many days ago did we attend the Palm Sunday concert?") == [
         "attend", "Palm", "Sunday", "concert"]
     assert question_terms("how many times") == ["many", "times"]  # nothing else: kept
 

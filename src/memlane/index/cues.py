@@ -399,7 +399,7 @@ _CHOOSING = (r"^(?:(?:ok(?:ay)?|alright|so|right|fine)[,.]?\s+)?i'?m\s+(?:buying
              r"getting|taking|going with|choosing|picking)\s+(?:(?:the|an?)\s+)?")
 _CHOOSING_NAME = re.compile(r"(?i:" + _CHOOSING + r")[A-Z0-9]")
 """A sentence opening with a choice of a named option ("OK, I'm getting the Fujifilm"): the
-name capitalised (not "I'm getting the cheaper one", "I'm getting a little tired")."""
+name capitalised (not "I'm getting the cheaper one", "I'm getting a bit sleepy")."""
 _BARE = r"^(?:(?:ok(?:ay)?|so|and|then|also|yeah|right)[,.]?\s+)?(?:(?:need|have|going|got)\s+to|gonna|gotta)\s+"
 _ANY_USER = re.compile(
     "|".join([*(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT)), _CHOOSING])
@@ -2129,7 +2129,7 @@ class _Reader:
                 return True
             if "'ll " in sentence and len(turn.sentences) <= _ADOPT_MAX and _THEY_WILL.search(sentence):
                 # "We'll text you as soon as the line is restored": the service's step (session 11)
-                who = "user" if "please" in sentence.lower() else "assistant"  # "please let us know and we'll…"
+                who = "user" if "please" in sentence.lower() else "assistant"  # "please tell us and we'll…"
                 self.put((ti, si), "action_items", _owned(who, clean(sentence)))
                 return True
             if (" will " in sentence and len(turn.sentences) <= _ADOPT_MAX and _SOMEONE_WILL.search(sentence)
@@ -2514,7 +2514,7 @@ class _Reader:
         found = (_UNKNOWN.search(s) or _UNKNOWN_FRONTED.match(s)) if _may_ask_unknown(s) else None
         # (read() lets through only sentences holding their words)
         if found is None or len(_content(_as_unknown(found)) - _WH_WORDS) < 2:
-            return False  # (what is open is said: not "I don't know where to start.")
+            return False  # (what is open is said: not "I've no idea where to begin.")
         turn = self.turns[ti]
         if _says_open(s):
             prev = self.turns[ti - 1] if ti else None

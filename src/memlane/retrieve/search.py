@@ -1310,7 +1310,7 @@ def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int
 def _spread(ctx: _Ctx, pool: list[_Scored], first: list[SessionKey], n: int) -> list[_Scored]:
     """A gathering question ("How many garden tools did I replace or fix?") counts over
     sessions, and each session tells its piece once, most often in its opener ("I'm
-    looking for some new soup recipes..."), while a later turn of a session that
+    after a few new soup recipes..."), while a later turn of a session that
     matched the words better takes its slots. ``pool`` (best first) reordered so that its
     first ``n`` hold the opener (``_openers``) of each session in ``first`` that scores at
     least ``gather_openers ×`` the best hit, then the rest by score. The first ``n`` stay in

@@ -11,7 +11,7 @@ window (and, less, near it); nothing is filtered. Supported: ``yesterday``, ``to
 
 ``day_part_words`` reads a part of the day the query names ("in the evening") as the words
 that name the same hours: the parts it overlaps ("night") and the clock's "pm", so that
-"I like to relax after 8:30 pm" answers "things to do in the evening".
+"I like to relax after 8:30 pm" answers "what could I do in the evening".
 """
 
 from __future__ import annotations
