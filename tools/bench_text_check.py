@@ -3,7 +3,7 @@ questions, answers, turns and summaries never enter it; record ids may).
 
     .venv/bin/python tools/bench_text_check.py --data longmemeval_s_dev.json.xz \
         --data longmemeval_oracle_dev.json.xz --data locomo_dev.json [--words 8] [--quoted 5] \
-        [--common K] [--tally 6,8,10] [--root DIR] [--accept FILE]
+        [--common 3] [--tally 6,8,10] [--root DIR] [--accept FILE]
 
 Reads every benchmark string of the ``--data`` files (LongMemEval: questions, answers, turn
 texts; LoCoMo: questions, answers, turn texts and their image captions and queries, the
@@ -24,9 +24,11 @@ holds it (a record id, never its text) and how many more distinct strings hold i
 rarest n-gram), and a key (12 hex digits of its words' hash). Exit 1 when anything is found, 0
 when nothing is. Never a hit: a span mostly of numbers or single letters (a table row), of
 capitalised words alone (the weekdays), or a title (every word of four letters or more
-capitalised: a name, as ids are). ``--common K`` leaves out a hit more than K distinct strings
-hold: a phrase of the language (an offer of more help, a time expression) that LongMemEval's
-thousands of assistant turns share, rather than one record's text. ``--accept FILE`` (default
+capitalised: a name, as ids are). ``--common K`` (default 3; 0 keeps every hit) leaves out a
+hit more than K distinct strings hold: a phrase of the language (an offer of more help, a time
+expression) that LongMemEval's thousands of assistant turns share, rather than one record's
+text. A LongMemEval question is held by itself and the one or two evidence turns that restate
+it: every copied question found in this repository was held by 3 strings or fewer. ``--accept FILE`` (default
 ``tools/bench_text_check.accept``) lists hits looked at and kept, ``PATH KEY  # why`` a line:
 phrases alike by chance that are no copy, named by their key so the file holds no text.
 
@@ -430,8 +432,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="a LongMemEval (.json or .json.xz) or LoCoMo file; repeatable")
     ap.add_argument("--words", type=int, default=8, help="the shortest run reported (default 8)")
     ap.add_argument("--quoted", type=int, default=5, help="the shortest quoted span reported (default 5)")
-    ap.add_argument("--common", type=int, default=None,
-                    help="leave out a hit more than this many distinct benchmark strings hold (default: none)")
+    ap.add_argument("--common", type=int, default=3,
+                    help="leave out a hit more than this many distinct benchmark strings hold "
+                         "(default 3; 0: keep every hit)")
     ap.add_argument("--tally", type=_sizes, help="count run hits per file at each length, as 6,8,10")
     ap.add_argument("--root", type=Path, default=ROOT, help="the checkout to read (default: this one)")
     ap.add_argument("--accept", type=Path, default=None,
@@ -444,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
     files = repository_files(args.root)
     strings = (s for path in args.data for s in benchmark_strings(path))
     sizes = args.tally or [args.words]
-    hits = scan(files, strings, sizes, args.quoted, args.common)
+    hits = scan(files, strings, sizes, args.quoted, args.common or None)
     accept = args.accept or args.root / "tools" / "bench_text_check.accept"
     accepted = read_accepted(accept) if args.accept or accept.is_file() else set()
     used = {(h.path, h.key) for found in hits.values() for h in found} & accepted
