@@ -39,7 +39,7 @@ def test_my_x_is_a_lasting_value_is_still_a_fact(model):
     facts = _facts(
         "user: My budget is around $75.",
         "assistant: Plenty of choice there.",
-        "user: My laptop is a Dell Inspiron 15 from 2018.",
+        "user: My laptop is a Lenovo ThinkPad T14 from 2018.",
         "assistant: It has two USB ports.",
         "user: My garam masala is a blend.",
         "assistant: Fine, then.",
@@ -47,7 +47,7 @@ def test_my_x_is_a_lasting_value_is_still_a_fact(model):
         "assistant: Noted.",
         model=model,
     )
-    assert {("user", "budget", "around $75"), ("user", "laptop", "Dell Inspiron 15 from 2018"),
+    assert {("user", "budget", "around $75"), ("user", "laptop", "Lenovo ThinkPad T14 from 2018"),
             ("user", "garam_masala", "blend"), ("user", "date_of_birth", "12 May 1990")} <= facts
 
 

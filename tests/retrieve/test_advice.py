@@ -20,7 +20,7 @@ NOW = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
     "My laptop keeps running hot and the fan is loud lately. Any tips?",
     "Can you recommend some books where I can learn more about bird watching?",
     "I have a free evening tomorrow, any film recommendations?",
-    "I'm trying to decide whether to buy an e-reader now or wait. What do you think?",
+    "Should I buy an e-reader this month or hold off until the sales? Your view?",
     "Could you suggest a cocktail for the party?",
     "Should I attend my high school reunion?",
 ])

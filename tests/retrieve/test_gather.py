@@ -63,7 +63,7 @@ def _sessions(hits) -> list[int]:
 def test_gathering_questions_are_recognised() -> None:
     assert gathers("How many model ships have I built or bought?")
     assert gathers("How much money did I spend on workshops in total?")
-    assert gathers("What is the average age of me and my parents?")
+    assert gathers("What is the average age of my parents and myself?")
     assert gathers("What activities does Rosa take part in?")
     assert gathers("What kinds of books has Omar read?")
     assert gathers("What are Mira's hobbies?")

@@ -83,8 +83,8 @@ def test_weight_zero_turns_it_off(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("query", [
     "Where did my cousin Tamsin move after her latest job change?",
-    "How many people are on the team led by my old boss Tamsin?",
-    "What was the loan I was pre-approved for when I bought my flat?",
+    "How many people work in the team my old boss Tamsin leads?",
+    "How much was my loan pre-approval when I bought my flat?",
     "Where do I still store my old boots, after I first moved them?",  # "still" wins
 ])
 def test_grammatical_past_still_asks_for_the_newest(query: str) -> None:

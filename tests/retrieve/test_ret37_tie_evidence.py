@@ -17,7 +17,7 @@ import pytest
 from memlane.testing import add_sessions, memory
 
 NOW = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
-Q = "Any suggestions on what to do there? I'm planning a trip to Denver soon."
+Q = "Any suggestions on what to do in Denver? I'm planning a trip there soon."
 OPENER = "I'm looking for some music recommendations, I have been to three concerts lately."
 CONTINUED = "I'm also planning to find a good BBQ place near Red Rocks Amphitheater."
 CHATS = [

@@ -4582,7 +4582,7 @@ class _Reader:
     @classmethod
     def a_to_do(cls, text: str) -> bool:
         """Whether ``text`` (a clause after "and") is a reminder, a need or a to-do: "don't
-        forget, I still need to get socks for my nephew", "remember to bring the extension
+        forget, we're out of socks for my nephew", "remember to bring the extension
         lead", "we need to get more bin bags", "I have to call the vet" — no second decision
         beside one (session 40: LongMemEval dev 157a136e lost its session to one)."""
         return cls._TO_DO.match(text.strip()) is not None
