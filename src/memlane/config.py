@@ -719,34 +719,34 @@ class RetrievalConfig:
     assistant restates the user's subject at length (chats without speakers only; 1: off)."""
     reaction_factor: float = 0.8
     """When a query names one of a conversation's speakers, that speaker's turns with no
-    first-person word ("Wow, that's so cool!", "What breed is your pup?") keep this share
+    first-person word ("Wow, that's so cool!", "What breed is your kitten?") keep this share
     of their relevance: the evidence is what they tell of themselves (1: off)."""
     named_lift: float = 1.5
-    """For a question asking for things known by their names ("What books has Tim
-    read?", "Which cities has John been to?"), a candidate turn with a speaker that names
+    """For a question asking for things known by their names ("What films has Rosa
+    seen?", "Which places has Omar been to?"), a candidate turn with a speaker that names
     something (a quoted title, a capitalised word inside a sentence; the focused speaker's
     own when the query names one) gains this share of its relevance: the instances share
     no word with the question, but they share its form (conversations with speakers only;
     0: off)."""
     doing_lift: float = 0.2
-    """For a question asking what someone does ("What activities does Melanie partake
-    in?", "What are Joanna's hobbies?"), a candidate turn with a speaker that tells of doing
-    something in the first person ("we went camping", "I started surfing"; the focused
+    """For a question asking what someone does ("What activities does Rosa take
+    part in?", "What are Lena's hobbies?"), a candidate turn with a speaker that tells of doing
+    something in the first person ("we went sailing", "I took up rowing"; the focused
     speaker's own when the query names one) gains this share of its relevance
     (conversations with speakers only; 0: off)."""
     speaker_first_named: bool = True
-    """Speaker focus also when the query names two speakers apart ("What achievement did
-    John share with Tim?"): on the first one named, the one asked about (not when the
-    names are joined: "John and Tim", "both"; docs/retrieval.md, twelfth round)."""
+    """Speaker focus also when the query names two speakers apart ("What news did
+    Omar share with Ivan?"): on the first one named, the one asked about (not when the
+    names are joined: "Omar and Ivan", "both"; docs/retrieval.md, twelfth round)."""
     timeless_factor: float = 0.6
-    """For a question asking when ("When did Nate win his third tourney?"), a turn with a
+    """For a question asking when ("When did Ivan win his second cup?"), a turn with a
     speaker that places nothing in time (no day, month, year or "yesterday", "last week",
     "recently"...) keeps this share of its relevance: the answer is the turn that dates the
     event (conversations with speakers only; 1: off)."""
     impersonal_factor: float = 0.5
     """For a question about the user ("my", "I"; not one recalling what the assistant
-    said), a user turn with no first-person word ("Can you list the most significant
-    studies on this matter?") keeps this share of its relevance: the evidence is a
+    said), a user turn with no first-person word ("Can you list the main
+    studies on this topic?") keeps this share of its relevance: the evidence is a
     statement about the user (chats without speakers only; 1: off)."""
     meaning: bool = False
     """The meaning tier: a transformer (MiniLM, ONNX int8 with the ``meaning`` extra, else
@@ -814,9 +814,9 @@ class RetrievalConfig:
     least this many times the relevance of any other speaker's best (as
     ``meaning_speaker_lead``; 0: always)."""
     pool_candidates: int = 10
-    """For a question asking what someone has done over time ("What has Melanie painted?",
-    "Where has Melanie camped?"), or what the one person it names does ("What does Tim do
-    to escape reality?", when that person said most of the best candidate turns), that does
+    """For a question asking what someone has done over time ("What has Rosa painted?",
+    "Where has Rosa camped?"), or what the one person it names does ("What does Ivan do
+    to unwind?", when that person said most of the best candidate turns), that does
     not count ("how many"), the first this many candidate turns by relevance join stage
     two's pool even when stage one does not shortlist their session; they rank below the
     best hit of each shortlisted session (as ``gather_sessions``' hits; 0: off;

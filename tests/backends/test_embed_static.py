@@ -48,7 +48,7 @@ def test_shape_dtype_norms(emb: StaticEmbedder) -> None:
 def test_semantic_sanity(emb: StaticEmbedder) -> None:
     pairs = [
         (PUPPY, DOG, TAX),
-        ("My sister is getting married in June", "I'm going to a wedding", "The server crashed"),
+        ("My sister is getting married in June", "I'm attending a wedding", "The server crashed"),
         ("I bought a new laptop for work", "I got a computer for my job", "Grandma grows tomatoes"),
     ]
     for a, b, c in pairs:

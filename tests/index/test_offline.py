@@ -122,12 +122,12 @@ def test_keyphrases_rank_repeated_content_words():
 
 
 PASSING = _msgs([
-    ("user", "I'm planning to write an essay about ancient civilizations and I was wondering if "
-             "you could help me with the significance of Tutankhamun's golden mask. By the way, "
-             "I saw it in person today at the Metropolitan Museum of Art - it was stunning. "
+    ("user", "I'm putting together a talk on medieval crafts and I was wondering whether "
+             "you might help me with the history of the Lewis chessmen. By the way, "
+             "I saw them in person today at the British Museum - they were tiny. "
              "Can you give me three sources?"),
-    ("assistant", "Of course. I saw that the mask is made of gold and lapis lazuli."),
-    ("user", "Thanks! Also, my weekends have been all about Uber Eats lately."),
+    ("assistant", "Of course. I read that the pieces are carved from walrus ivory and lapis."),
+    ("user", "Thanks! Also, my weekends have been all about pottery classes lately."),
     ("user", "Do you have any tips on citations? I need some help with that."),
 ])
 
@@ -136,8 +136,8 @@ def test_observations_are_the_users_statements_not_their_requests():
     _, ex = OfflineIntelligence().summarize("s", PASSING)
     texts = {o.text: o.seq for o in ex.observations}
     # the passing mention, with its lead-in trimmed, from the turn it was said in
-    assert texts.get("I saw it in person today at the Metropolitan Museum of Art - it was stunning.") == 1
-    assert texts.get("my weekends have been all about Uber Eats lately.") == 3
+    assert texts.get("I saw them in person today at the British Museum - they were tiny.") == 1
+    assert texts.get("my weekends have been all about pottery classes lately.") == 3
     # requests, questions and the assistant's words are not observations
     assert not any("wondering" in t or "tips" in t or "sources" in t or "lapis" in t for t in texts)
     assert len(texts) == 2

@@ -9,7 +9,7 @@ from memlane.testing import offline_summary
 _WAYS = ["shipped", None]
 
 # a reminder, a need or a to-do: no second decision beside one
-_TO_DO = ["Don't forget, I still need to get diapers for my niece.",
+_TO_DO = ["Don't forget, we're out of socks for my nephew.",
           "remember to bring the extension lead for the urn.",
           "we need to get more bin bags from the cash and carry.",
           "I have to call the caretaker about the boiler on Monday.",

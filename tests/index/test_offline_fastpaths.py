@@ -88,7 +88,7 @@ SPLIT_CASES = [
     "No break here.lower case. [Bracket] start? 'Quote' start!",
     "we could pick the blue one. or the green, e.g. the teal one. ok fine. do we invite the whole street? no idea",
     "it costs about ten pounds approx. each one. see you at the hall a. m. tomorrow... maybe later tonight!  yes",
-    "I'll also pick up Ticket to Ride and Sushi Go! to see which one. buy it from Ippodo Tea Co. to be sure",
+    "I'll also grab Carcassonne and Yahtzee! dice to compare them. buy it from Acme Tea Co. to be sure",
 ]
 
 

@@ -54,7 +54,7 @@ SAID = ["We need to pick the database for the billing service.",
         "I can bring a few head torches.", "I can.", "I'm on the Android crash from Crashlytics.",
         "Still chasing it.", "Give it four weeks before judging.", "Keep it.",
         "Please keep every receipt; the insurer asks for them.", "Please bear with us.",
-        "A loss adjuster will call you within two working days.", "Please proceed with your question.",
+        "A loss adjuster will call you within two working days.", "Please go ahead with your question.",
         "Keep in mind that it may change.", "Can you tell me more?", "I can tell.", "Read now!",
         # session 13's shapes: a deferral, how the meeting is run, an alternative floated, a
         # "no need" answer, a condition cut from its question, a suggestion asked of someone

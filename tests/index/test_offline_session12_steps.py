@@ -139,7 +139,7 @@ def test_someone_the_service_sends_is_a_step_unless_the_sentence_reports_an_outc
 def test_please_asking_for_the_conversation_itself_or_encouraging_is_no_step():
     s = _summary(
         "user: What will the population of Larisa be in five years?",
-        "assistant: Please specify which Larisa you are referring to. Please keep in mind that "
+        "assistant: Please specify which Larisa you mean. Please keep in mind that "
         "projections change every year.",
     )
     assert scored_steps(s) == ()
@@ -157,10 +157,10 @@ def test_encouragement_slogans_and_quotes_in_the_last_answer_are_no_step():
 
 def test_a_request_for_more_talk_or_a_perception_among_friends_is_no_task():
     s = _summary(
-        "Caroline: I painted the lake at sunrise last week.",
-        "Melanie: Can you tell me more about why it's special to you?",
-        "Caroline: Sure, it's where we went as kids.",
-        "Melanie: I can tell by the colours how much you love it.",
-        "Caroline: I'm still on the lookout for a bigger canvas.",
+        "Lena: I painted the lake at sunrise last week.",
+        "Rosa: Can you tell me more about why it means so much to you?",
+        "Lena: Sure, it's where we went as kids.",
+        "Rosa: I can tell by the colours how much you love it.",
+        "Lena: I'm still on the lookout for a bigger canvas.",
     )
     assert scored_steps(s) == ()

@@ -18,7 +18,7 @@ def test_the_need_the_user_opens_with_is_no_step_but_a_later_one_is():
     assert not any("vaccination appointment" in x for x in scored_steps(s))
     assert any("book the kennel" in x.lower() for x in scored_steps(s))
     plain = _summary(
-        "user: I need to pick up some microfiber cloths for the car interior.",
+        "user: I need to pick up some microfiber towels for the car seats.",
         "assistant: Look for a 300 gsm pack; they don't scratch.",
     )
     assert not any("microfiber" in x for x in scored_steps(plain))
@@ -104,7 +104,7 @@ def test_someone_has_to_or_one_of_us_should_is_a_step_without_an_owner():
 
 def test_let_me_offering_something_to_the_other_or_getting_ready_is_no_task():
     s = _summary(
-        "Audrey: That pasta looked amazing!",
-        "Andrew: Let me send you the recipe in a bit. Let me get ready, gonna head out soon.",
+        "Greta: That soup looked amazing!",
+        "Hugo: Let me send you the recipe later. Let me get dressed, gonna head off soon.",
     )
     assert scored_steps(s) == ()

@@ -74,7 +74,7 @@ def test_a_list_after_a_commitment_stays_in_the_step(model):
     s = _summary(
         model,
         "Dorota: Nan's ninetieth is on Sunday.",
-        "Ewa: I'll ask him about his family, his friends, and what life was like in his village.",
+        "Ewa: I'll ask him about his garden, his friends, and what school was like in his town.",
         "Rosa: I'll ask Sophia, the woman from the choir, if she'd like to sing a song.",
     )
     assert any("his friends" in a for a in s.action_items)

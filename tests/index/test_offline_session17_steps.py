@@ -147,7 +147,7 @@ def test_what_a_story_leads_to_is_still_decided(model):
         model,
         "user: I'm working out a mortgage budget.",
         "assistant: Tell me the price of the house and I'll work out the deposit.",
-        "user: I actually ended up finding a house for 350,000, so I'll use that number for my calculations.",
+        "user: I finally found a flat for 210,000, so I'll use that number in the budget.",
     )
     assert any("that number" in d for d in s.decisions)
 
@@ -167,9 +167,9 @@ def test_a_connective_before_a_request_is_no_owner(model):
 def test_the_name_a_request_reaches_not_a_thing_after_with(model):
     s = _summary(
         model,
-        "user: I met Alex at a music festival in Germany but forgot which one. Which could it be?",
+        "user: I met Alex at a summer festival in Germany but forgot which one. Which could it be?",
         "assistant: It clashes with Rock am Ring most years. Hurricane and Southside are the big June ones. "
-        "Ask Alex if any of these sound familiar.",
+        "Ask Alex whether any of these ring a bell.",
         "user: I'll ask him about those festivals.",
     )
     assert "user: I'll ask Alex about those festivals." in s.action_items

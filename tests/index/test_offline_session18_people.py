@@ -204,7 +204,7 @@ def test_hypotheses_hedges_questions_and_quotes_are_no_facts(statement: str, fra
     "I'm a terrible cook.", "I'm a keen gardener.", "I'm a huge fan of jazz.", "I'm a bit of a designer.",
     "I can't eat that much.", "I don't eat after 8pm.", "I'm 12.5% Irish.",
     "Explain it to me like I'm 5 years old.", "Act as a nurse and tell me about shifts.",
-    "My sister is really competitive.", "My parents are Catholic.", "My mom is thrilled about it.",
+    "My sister is very competitive.", "My parents are Catholic.", "My dad is thrilled about it.",
 ])
 def test_refusals(text: str) -> None:
     assert said(text) == set(), text
@@ -217,12 +217,12 @@ def test_the_assistants_words_are_not_the_users() -> None:
 
 
 def test_a_relative_described_is_no_relative_named() -> None:
-    """"My sister is really competitive": once read as a sister named "really competitive",
+    """"My sister is very competitive": once read as a sister named "very competitive",
     stored as an entity of kind person."""
-    summary, extraction = offline_summary("user: My sister is really competitive, so game night was loud.",
+    summary, extraction = offline_summary("user: My sister is very competitive, so game night was loud.",
                                           "assistant: Sounds fun!")
     assert not [f for f in extraction.facts if f.predicate == "sister"]
-    assert "really competitive" not in [e.name for e in extraction.entities]
+    assert "very competitive" not in [e.name for e in extraction.entities]
 
 
 def test_a_relative_named_once_is_named_after() -> None:

@@ -57,9 +57,9 @@ def test_a_stop_before_a_small_letter_ends_a_sentence(model):
     ("pick a warm colour, e.g. the terracotta one", ["pick a warm colour, e.g. the terracotta one"]),
     ("we need about 40 chairs, approx. ten per table", ["we need about 40 chairs, approx. ten per table"]),
     ("we could ask the parish council... maybe next week", ["we could ask the parish council... maybe next week"]),
-    ("I'll also pick up Ticket to Ride and Sushi Go! to see which one he likes",
-     ["I'll also pick up Ticket to Ride and Sushi Go! to see which one he likes"]),
-    ("buy ceremonial matcha from Ippodo Tea Co. to be sure", ["buy ceremonial matcha from Ippodo Tea Co. to be sure"]),
+    ("I'll also grab Carcassonne and Yahtzee! dice to see which one he prefers",
+     ["I'll also grab Carcassonne and Yahtzee! dice to see which one he prefers"]),
+    ("buy loose green tea from Acme Tea Co. to be sure", ["buy loose green tea from Acme Tea Co. to be sure"]),
 ])
 def test_where_a_stop_before_a_small_letter_ends_a_sentence(text, pieces):
     assert _sentences(text) == pieces

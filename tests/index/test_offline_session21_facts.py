@@ -23,11 +23,11 @@ def test_my_x_is_a_passing_state_is_no_fact(model):
         "assistant: A scarf will help.",
         "user: My fingers are still sore after practice.",
         "assistant: That passes in a week or two.",
-        "user: My current one is getting a bit worn out.",
+        "user: My current one is getting rather tatty.",
         "assistant: A new bag then.",
         "user: I'm trying to plan my day and was wondering about tips.",
         "assistant: Start with the hardest task.",
-        "user: My family is amazing. My art is important to me. My first question is I'm new in sales.",
+        "user: My family is amazing. My art is important to me. My first question is I'm new to retail.",
         "assistant: Lovely.",
         model=model,
     )
@@ -39,7 +39,7 @@ def test_my_x_is_a_lasting_value_is_still_a_fact(model):
     facts = _facts(
         "user: My budget is around $75.",
         "assistant: Plenty of choice there.",
-        "user: My laptop is a Dell Inspiron 15 from 2018.",
+        "user: My laptop is a Lenovo ThinkPad T14 from 2018.",
         "assistant: It has two USB ports.",
         "user: My garam masala is a blend.",
         "assistant: Fine, then.",
@@ -47,7 +47,7 @@ def test_my_x_is_a_lasting_value_is_still_a_fact(model):
         "assistant: Noted.",
         model=model,
     )
-    assert {("user", "budget", "around $75"), ("user", "laptop", "Dell Inspiron 15 from 2018"),
+    assert {("user", "budget", "around $75"), ("user", "laptop", "Lenovo ThinkPad T14 from 2018"),
             ("user", "garam_masala", "blend"), ("user", "date_of_birth", "12 May 1990")} <= facts
 
 
@@ -63,7 +63,7 @@ def test_no_passing_state_of_any_thing_is_a_fact(thing, state):
 @pytest.mark.parametrize("model", ["shipped", None])
 def test_getting_back_paged_or_a_notice_acquires_nothing(model):
     facts = _facts(
-        "user: I just got back from a trip to Yosemite.",
+        "user: I just got back from a trip to Snowdonia.",
         "assistant: Welcome back.",
         "user: I got paged at 2am again. I got a penalty fare on Tuesday.",
         "assistant: That is a rough week.",
@@ -72,19 +72,19 @@ def test_getting_back_paged_or_a_notice_acquires_nothing(model):
         model=model,
     )
     assert not any(p == "acquired" for _, p, _ in facts), facts
-    assert ("user", "visited", "trip to Yosemite") in facts  # been there: a visit, not a purchase
+    assert ("user", "visited", "trip to Snowdonia") in facts  # been there: a visit, not a purchase
 
 
 @pytest.mark.parametrize("model", ["shipped", None])
 def test_buying_a_thing_is_still_acquiring_it(model):
     facts = _facts(
-        "user: I recently bought a Samsung Galaxy S22 Ultra.",
+        "user: I recently bought a Pixel 8 Pro.",
         "assistant: A good phone.",
         "user: I got a new router from my ISP. The guitar is a Yamaha I bought used.",
         "assistant: Noted.",
         model=model,
     )
-    assert {("user", "acquired", "Samsung Galaxy S22 Ultra"), ("user", "acquired", "new router from my ISP"),
+    assert {("user", "acquired", "Pixel 8 Pro"), ("user", "acquired", "new router from my ISP"),
             ("user", "acquired", "used")} <= facts
 
 
@@ -92,8 +92,8 @@ def test_buying_a_thing_is_still_acquiring_it(model):
 def test_liking_what_was_just_said_is_no_preference(model):
     facts = _facts(
         "user: Any ideas for the display?",
-        "assistant: A glass-fronted wooden case, or a shadow box.",
-        "user: I like the idea of a glass-fronted wooden case. I like those tips!",
+        "assistant: A walnut frame, or a shadow box.",
+        "user: I like the idea of a walnut frame. I like those tips!",
         "assistant: Or a third option: a floating shelf.",
         "user: I love how it looks. I like the third option. I love your suggestions.",
         "assistant: Glad to help.",
@@ -132,7 +132,7 @@ def test_a_named_things_amount_or_count_is_a_fact_of_that_thing(model):
 
 @pytest.mark.parametrize("model", ["shipped", None])
 def test_no_amount_is_read_from_an_instruction_a_plan_or_a_pasted_text(model):
-    pasted = ("Here is the article: " + "James is the all-time postseason scoring leader with 7,631 points. " * 12)
+    pasted = ("Here is the article: " + "Marta is the all-time league scoring leader with 4,812 points. " * 12)
     facts = _facts(
         "user: Assume the down payment is 50%.",
         "assistant: Then the loan is smaller.",

@@ -193,7 +193,7 @@ def test_a_request_to_the_assistant_in_a_wondering_if_is_no_open_question(model)
     summary = _summary([
         ("user", "I just bought a green linen jacket for the summer."),
         ("assistant", "Linen is a great choice for warm weather."),
-        ("user", "I was wondering if you could suggest some outfit ideas that would go with it."),
+        ("user", "I was wondering if you could give me outfit ideas to pair it with."),
         ("assistant", "Try it with white trousers and loafers, or over a striped tee with jeans."),
     ], model)
     assert not summary.open_questions, summary

@@ -45,7 +45,7 @@ def test_a_step_said_without_its_i_is_the_speakers(model, lead, need, step, end)
 @pytest.mark.parametrize("text", ["going to Kenya in February with my sister, 10 days.",
                                   "have to say the hall looked great.", "need to decide by friday between the two vans.",
                                   "going to be late tomorrow, the trains are off.", "gonna love this one.",
-                                  "Gonna keep going.", "Gotta stay strong and keep making a difference.",
+                                  "Gonna keep going.", "Gotta stay strong and keep helping out.",
                                   "Gotta try that one."])
 def test_a_place_a_state_or_a_choice_after_going_to_is_no_step(model, text):
     summary = offline_summary(*_OPENING, f"Trish: {text}", model=model)[0]

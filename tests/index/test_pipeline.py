@@ -249,11 +249,11 @@ def test_backfill_embeddings_with_a_new_embedder(tmp_path):
 
 
 LONG_REQUEST = (
-    "I'm planning to write an essay about ancient civilizations, with a chapter on burial "
+    "I'm drafting a long report on old river towns, with a chapter on burial "
     "customs, trade routes, writing systems, farming along the river and the role of priests, "
-    "and I was wondering if you could help me outline the significance of the pharaoh's golden "
+    "and I'd be glad if you could help me outline the meaning of the pharaoh's golden "
     "mask for each chapter. By the way, I saw the golden mask in person today at the "
-    "Metropolitan Museum. Could you suggest a structure and three sources for each chapter?")
+    "city museum. Could you suggest a structure and three sources for each chapter?")
 
 
 def test_observations_point_at_their_turn_and_lift_it_in_search(tmp_path):
@@ -271,7 +271,7 @@ def test_observations_point_at_their_turn_and_lift_it_in_search(tmp_path):
         return turn, obs, hits
 
     turn, obs, hits = run(1.0)
-    assert obs.text == "I saw the golden mask in person today at the Metropolitan Museum."
+    assert obs.text == "I saw the golden mask in person today at the city museum."
     assert obs.parents == (turn.id,) and obs.seq == 1 and obs.source == "stated"
     top = hits[0]
     assert top.item.id == turn.id and top.scores["lifted_from"] == obs.id

@@ -1,7 +1,8 @@
 """A turn between two people is keyed by its reply's words (docs/retrieval.md, session 24).
 
-"Looky here, I got this new pup for you!" never names the pup; the reply does ("Aww, I'll
-call her Tilly"), and "When did Nate get Tilly for Joanna?" asks for Nate's turn. A turn's
+A turn showing a friend a new puppy ("Look, I brought you a little pup!") never names the
+pup; the reply does ("Aww, I'll call her Biscuit"), and "When did Pavel get Biscuit for Mira?"
+asks for Pavel's turn. A turn's
 lexical keys hold the first words of the next message when both are role user and the next
 is another speaker's (``indexer.turn_keys``); a chat between a user and an assistant keeps
 its keys (an assistant's answer would blur what the user said). A late message that joins
@@ -26,8 +27,8 @@ from memlane.types import Message
 
 AT = datetime(2023, 5, 20, 9, 30, tzinfo=UTC)
 NOW = AT + timedelta(days=7)
-PUP = "Looky here, I got this new pup for you!"
-REPLY = "Aww, I'll call her Tilly, she's adorable!"
+PUP = "Look, I brought you a little pup!"
+REPLY = "Aww, I'll call her Biscuit, she's adorable!"
 
 
 def _found(mem: Any, word: str) -> set[str]:
@@ -47,7 +48,7 @@ WORDS = ["tilly", "museum", "pottery", "turtles", "screenplay", "valorant", "swe
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["user", "assistant"]),
-                          st.sampled_from([None, "Nate", "Joanna"]),
+                          st.sampled_from([None, "Pavel", "Mira"]),
                           st.sampled_from(WORDS)), min_size=1, max_size=8))
 def test_a_turn_carries_its_reply_only_between_two_people(turns: list[Any]) -> None:
     """For any chat: a turn's keys hold the next message's words exactly when both are role
@@ -65,21 +66,21 @@ def test_a_turn_carries_its_reply_only_between_two_people(turns: list[Any]) -> N
 
 
 def test_the_reply_words_are_the_context_words_of_the_reply() -> None:
-    msgs = [_message(0, "user", "Nate", PUP), _message(1, "user", "Joanna", REPLY)]
+    msgs = [_message(0, "user", "Pavel", PUP), _message(1, "user", "Mira", REPLY)]
     assert context_words(REPLY, PUP) in turn_keys(msgs)[1]
 
 
-def _two_people(mem: Any, last_speaker: str = "Joanna") -> int:
-    sid = mem.add_message("chat", "user", "Hey Joanna, how was the film festival?", AT,
-                          speaker="Nate").session_id
+def _two_people(mem: Any, last_speaker: str = "Mira") -> int:
+    sid = mem.add_message("chat", "user", "Hey Mira, how was the film festival?", AT,
+                          speaker="Pavel").session_id
     mem.add_message("chat", "user", "It went great, the screenplay got a mention!",
-                    AT + timedelta(minutes=1), speaker="Joanna")
-    mem.add_message("chat", "user", PUP, AT + timedelta(minutes=2), speaker="Nate")
-    if last_speaker == "Joanna":
-        mem.add_message("chat", "user", REPLY, AT + timedelta(minutes=3), speaker="Joanna")
+                    AT + timedelta(minutes=1), speaker="Mira")
+    mem.add_message("chat", "user", PUP, AT + timedelta(minutes=2), speaker="Pavel")
+    if last_speaker == "Mira":
+        mem.add_message("chat", "user", REPLY, AT + timedelta(minutes=3), speaker="Mira")
     else:
         mem.add_message("chat", "user", "Gotta run, the turtles want their bath.",
-                        AT + timedelta(minutes=5), speaker="Nate")
+                        AT + timedelta(minutes=5), speaker="Pavel")
     mem.close_session("chat")
     return sid
 
@@ -88,33 +89,33 @@ def test_a_turn_is_found_by_its_replys_words(db_url: str) -> None:
     with memory(db_url) as mem:
         _two_people(mem)
         mem.index(now=NOW)
-        assert _found(mem, "Tilly") == {PUP, REPLY}
-        hits = mem.search("When did Nate get Tilly for Joanna?", kinds=["turn"], k=3, now=NOW)
+        assert _found(mem, "Biscuit") == {PUP, REPLY}
+        hits = mem.search("When did Pavel get Biscuit for Mira?", kinds=["turn"], k=3, now=NOW)
         assert PUP in [h.item.text for h in hits]
 
 
 def test_an_assistants_answer_gives_a_user_turn_no_keys(db_url: str) -> None:
     with memory(db_url) as mem:
         mem.add_message("chat", "user", "I just got a new pup!", AT)
-        mem.add_message("chat", "assistant", "Congratulations! Tilly is a lovely name.",
+        mem.add_message("chat", "assistant", "Congratulations! Biscuit is a lovely name.",
                         AT + timedelta(minutes=1))
         mem.close_session("chat")
         mem.index(now=NOW)
-        assert _found(mem, "Tilly") == {"Congratulations! Tilly is a lovely name."}
+        assert _found(mem, "Biscuit") == {"Congratulations! Biscuit is a lovely name."}
 
 
 def test_a_late_reply_keys_the_turn_it_answers(db_url: str) -> None:
-    """The session was indexed when Nate's turn was followed by his own; Joanna's reply
-    arrives late and takes its place between them: the next index run keys Nate's turn by
-    it, and Nate's last (short) turn by its new previous message."""
+    """The session was indexed when Pavel's turn was followed by his own; Mira's reply
+    arrives late and takes its place between them: the next index run keys Pavel's turn by
+    it, and Pavel's last (short) turn by its new previous message."""
     with memory(db_url) as mem:
-        sid = _two_people(mem, last_speaker="Nate")
+        sid = _two_people(mem, last_speaker="Pavel")
         mem.index(now=NOW)
-        assert _found(mem, "Tilly") == set()
+        assert _found(mem, "Biscuit") == set()
         assert mem.add_message("chat", "user", REPLY, AT + timedelta(minutes=3),
-                               speaker="Joanna").session_id == sid
+                               speaker="Mira").session_id == sid
         mem.index(now=NOW)
-        assert _found(mem, "Tilly") == {PUP, REPLY, "Gotta run, the turtles want their bath."}
+        assert _found(mem, "Biscuit") == {PUP, REPLY, "Gotta run, the turtles want their bath."}
         assert len(mem.store.session_items(sid, kind="turn")) == 5
 
 
@@ -132,7 +133,7 @@ def test_sessions_indexed_before_are_keyed_again_by_the_migration(
     con, q = _connect(backend, url)
     con.execute("INSERT INTO sessions (id, scope, status, started_at, ended_at, message_count,"
                 " created_at, indexed_at) VALUES (3, 'chat', 'closed', 0, 20, 2, 0, 1)")
-    for seq, (speaker, text) in enumerate([("Nate", PUP), ("Joanna", REPLY)], start=1):
+    for seq, (speaker, text) in enumerate([("Pavel", PUP), ("Mira", REPLY)], start=1):
         mid = con.execute(f"INSERT INTO messages (session_id, scope, seq, role, text, at, speaker)"
                           f" VALUES (3, 'chat', {q}, 'user', {q}, {q}, {q}) RETURNING id",
                           (seq, text, float(seq), speaker)).fetchone()[0]
@@ -144,8 +145,8 @@ def test_sessions_indexed_before_are_keyed_again_by_the_migration(
     _migrate(url)
     with memory(url) as mem:
         assert not mem.session(3).indexed and mem.session(1).indexed
-        assert _found(mem, "Tilly") == {REPLY}
+        assert _found(mem, "Biscuit") == {REPLY}
         report = mem.index(now=NOW)
         assert mem.session(3).indexed
-        assert _found(mem, "Tilly") == {PUP, REPLY}
+        assert _found(mem, "Biscuit") == {PUP, REPLY}
         assert report.items_indexed == 0  # no turn written (or embedded) again

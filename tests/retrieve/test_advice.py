@@ -17,10 +17,10 @@ NOW = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize("query", [
-    "I've been having trouble with the battery life on my phone lately. Any tips?",
-    "Can you recommend some resources where I can learn more about video editing?",
-    "I've got some free time tonight, any documentary recommendations?",
-    "I'm trying to decide whether to buy a NAS device now or wait. What do you think?",
+    "My laptop keeps running hot and the fan is loud lately. Any tips?",
+    "Can you recommend some books where I can learn more about bird watching?",
+    "I have a free evening tomorrow, any film recommendations?",
+    "Should I buy an e-reader this month or hold off until the sales? Your view?",
     "Could you suggest a cocktail for the party?",
     "Should I attend my high school reunion?",
 ])
@@ -29,19 +29,19 @@ def test_requests_for_advice_are_advice_questions(query: str) -> None:
 
 
 @pytest.mark.parametrize("query", [
-    "What advice did Tim give John about picking endorsements?",
-    "Which book did Tim recommend to John?",
-    "What did Andrew suggest as a way to reduce carbon footprint?",
-    "How many bikes did I service?",
-    "Where does James get his ideas from?",
+    "What advice did Ivan give Omar about choosing sponsors?",
+    "Which film did Ivan recommend to Omar?",
+    "What did Hugo suggest as a way to save water?",
+    "How many lamps did I repair?",
+    "Where does Felix find his ideas?",
 ])
 def test_questions_about_advice_given_are_not(query: str) -> None:
     assert not asks_advice(query)
 
 
 def test_advice_terms_keep_the_subject() -> None:
-    assert advice_terms(["trouble", "battery", "life", "phone", "lately", "tips"]) == [
-        "battery", "life", "phone"]
+    assert advice_terms(["trouble", "laptop", "fan", "loud", "lately", "tips"]) == [
+        "laptop", "fan", "loud"]
     assert advice_terms(["Tips", "suggestions"]) == ["Tips", "suggestions"]  # nothing else
 
 
@@ -55,7 +55,7 @@ ADVICE_CHATS = [
     (10, [("user", "I have trouble lately, any tips or suggestions? Not sure which one."),
           ("assistant", "Start with the simplest option.")]),
 ]
-ADVICE_Q = "I've got some free time tonight, not sure which one to choose. Any documentary suggestions or tips?"
+ADVICE_Q = "I have a quiet evening ahead, not sure which one to choose. Any documentary suggestions or tips?"
 
 
 def _first(m, query: str) -> str:
@@ -78,16 +78,16 @@ def test_an_advice_question_finds_the_users_statement_by_its_subject(tmp_path: P
 
 
 def test_about_user() -> None:
-    assert about_user("What was my previous occupation?")
-    assert not about_user("What is the capital of France?")
+    assert about_user("What was my previous profession?")
+    assert not about_user("What is the capital of Peru?")
     assert not about_user("Can you remind me what you recommended in our previous chat?")
 
 
 # A task handed to the assistant repeats the question's words; the user's own statement
 # about their job says them once.
 USER_CHATS = [
-    (30, [("user", "In my previous job, my occupation was marketing analyst at a startup.")]),
-    (20, [("user", "List the previous occupation codes and occupation titles, please.")]),
+    (30, [("user", "In my previous job, my profession was marketing analyst at a startup.")]),
+    (20, [("user", "List the previous profession codes and profession titles, please.")]),
     (15, [("user", "Suggest a quick pasta recipe with tomatoes."),
           ("assistant", "Tomato and garlic spaghetti takes fifteen minutes.")]),
     (12, [("user", "How do I fix a flat bicycle tyre?"),
@@ -95,7 +95,7 @@ USER_CHATS = [
     (8, [("user", "What is the weather like in Lisbon in spring?"),
          ("assistant", "Mild and sunny, around twenty degrees.")]),
 ]
-USER_Q = "What was my previous occupation?"
+USER_Q = "What was my previous profession?"
 
 
 def test_user_turns_that_say_nothing_about_the_user_are_demoted(tmp_path: Path) -> None:
@@ -150,7 +150,7 @@ CONTINUE_CHATS = [
     (10, [("user", "Cultural events in Paris this weekend? Cultural festivals, events?"),
           ("assistant", "The Louvre has late openings.")]),
 ]
-CONTINUE_Q = "Can you recommend some interesting cultural events happening around me this weekend?"
+CONTINUE_Q = "Could you recommend some interesting cultural events near me this weekend?"
 
 
 def _texts(m, k: int = 5) -> list[str]:
@@ -234,11 +234,11 @@ def test_the_named_speakers_reactions_are_demoted(tmp_path: Path) -> None:
 
 # The assistant restates the subject at length; the user's statement says it once.
 ASSISTANT_CHATS = [
-    (30, [("user", "In my previous job, my occupation was marketing analyst at a startup."),
+    (30, [("user", "In my previous job, my profession was marketing analyst at a startup."),
           ("assistant", "Good to know.")]),
     (20, [("user", "I need help with my CV."),
-          ("assistant", "List each previous occupation: previous occupation titles, "
-                        "occupation dates and every previous occupation's duties.")]),
+          ("assistant", "List each previous profession: previous profession titles, "
+                        "profession dates and every previous profession's duties.")]),
     (15, [("user", "Suggest a quick pasta recipe with tomatoes."),
           ("assistant", "Tomato and garlic spaghetti takes fifteen minutes.")]),
     (8, [("user", "What is the weather like in Lisbon in spring?"),

@@ -15,63 +15,63 @@ NOW = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize("query", [
-    "What books has Tim read?",
-    "Which cities has John been to?",
-    "What video games does Nate play?",
-    "Which TV series does Tim mention watching?",
-    "What movies have both Joanna and Nate seen?",
-    "Which countries has James visited?",
+    "What films has Ivan seen?",
+    "Which places has Omar been to?",
+    "What card games does Pavel play?",
+    "Which shows does Ivan mention watching?",
+    "What songs have both Mira and Pavel sung?",
+    "Which countries has Felix cycled through?",
 ])
 def test_questions_asking_for_named_things(query: str) -> None:
     assert asks_named(query)
 
 
 @pytest.mark.parametrize("query", [
-    "What book did Tim get in Italy?",  # one thing, not a gathering
-    "How many books has Tim read?",
-    "Where did Tim buy the books?",
-    "What are Joanna's hobbies?",
+    "What scarf did Ivan buy in Oslo?",  # one thing, not a gathering
+    "How many books has Ivan read?",
+    "Where did Ivan buy the books?",
+    "What are Mira's hobbies?",
 ])
 def test_other_questions_do_not_ask_for_named_things(query: str) -> None:
     assert not asks_named(query)
 
 
 @pytest.mark.parametrize(("text", "named"), [
-    ('I just finished "A Dance with Dragons", a great story.', True),
-    ("I was in Chicago, it was awesome!", True),
-    ("Thanks, Caroline! I love reading books.", False),  # a speaker's name
+    ('I just finished "Middlemarch", a slow but rich story.', True),
+    ("I was in Lisbon, it was lovely!", True),
+    ("Thanks, Lena! I love reading books.", False),  # a speaker's name
     ("Wow. That sounds great! I went there on Monday in May.", False),  # sentence starts, days
     ("Look at this! [shares a photo: a photo of Paris]", False),  # the caption is left out
 ])
 def test_names_thing(text: str, named: bool) -> None:
-    assert names_thing(text, ["Caroline", "Tim"]) is named
+    assert names_thing(text, ["Lena", "Ivan"]) is named
 
 
 @pytest.mark.parametrize("query", [
-    "What activities does Melanie partake in?",
-    "What are Joanna's hobbies?",
-    "What sports does John like besides basketball?",
-    "What kind of writings does Joanna do?",
-    "What does Tim do to escape reality?",
+    "What activities does Rosa take part in?",
+    "What are Mira's hobbies?",
+    "What sports does Omar like besides rowing?",
+    "What kind of crafts does Mira do?",
+    "What does Ivan do to unwind?",
 ])
 def test_questions_asking_what_someone_does(query: str) -> None:
     assert asks_doing(query)
 
 
 @pytest.mark.parametrize("query", [
-    "What did Caroline research?",
-    "When did Melanie go camping?",
-    "What books has Tim read?",
-    "How many times has Joanna found new hiking trails?",
+    "What did Lena research?",
+    "When did Rosa go sailing?",
+    "What books has Ivan read?",
+    "How many times has Mira found new cycling routes?",
 ])
 def test_other_questions_do_not_ask_what_someone_does(query: str) -> None:
     assert not asks_doing(query)
 
 
 @pytest.mark.parametrize(("text", "doing"), [
-    ("We went camping with my fam two weekends ago.", True),
-    ("I started surfing five years ago and it's been great.", True),
-    ("I'm also trying out yoga to get a little extra strength.", True),
+    ("We went sailing with my cousins last month.", True),
+    ("I started rowing three years back and I still love it.", True),
+    ("I'm also trying out tai chi to keep limber.", True),
     ("My kids love painting together.", True),
     ("That sounds awesome, congrats!", False),
     ("You should try the new trail.", False),
@@ -89,17 +89,17 @@ def _turns(m, query: str) -> list[str]:
             if h.item.kind == "turn"]
 
 
-# Tim names a title once, in words the question does not use; another of his turns repeats
+# Ivan names a title once, in words the question does not use; another of his turns repeats
 # the question's words without naming a book.
 BOOKS = [
-    (30, [("Tim", 'Just finished "A Dance with Dragons", a really gripping story.'),
-          ("John", "Nice, I have to check that out.")]),
-    (20, [("Tim", "I have read so many books this year, reading books is my thing."),
-          ("John", "Reading is great.")]),
-    (10, [("John", "How was the game last night?"),
-          ("Tim", "We lost, but it was a close one.")]),
+    (30, [("Ivan", 'Just finished "Middlemarch", a really gripping story.'),
+          ("Omar", "Nice, I have to check that out.")]),
+    (20, [("Ivan", "I have read so many books this year, reading books is my thing."),
+          ("Omar", "Reading is great.")]),
+    (10, [("Omar", "How was the game last night?"),
+          ("Ivan", "We lost, but it was a close one.")]),
 ]
-BOOKS_Q = "What books has Tim read?"
+BOOKS_Q = "What books has Ivan read?"
 
 
 def test_a_question_asking_for_named_things_lifts_the_turn_naming_one(
@@ -124,17 +124,17 @@ def test_a_question_asking_for_named_things_lifts_the_turn_naming_one(
         on.close()
 
 
-# Melanie tells of going camping in words the question does not use; another of her turns
+# Rosa tells of going camping in words the question does not use; another of her turns
 # repeats the question's words without telling of anything she did.
 DOING = [
-    (30, [("Melanie", "We went camping by the lake last weekend, so much fun!"),
-          ("Caroline", "Sounds lovely.")]),
-    (20, [("Melanie", "Such activities sound great, partaking in activities is so good."),
-          ("Caroline", "Totally agree.")]),
-    (10, [("Caroline", "How is work going?"),
-          ("Melanie", "Busy, but fine.")]),
+    (30, [("Rosa", "We went camping by the lake last weekend, so much fun!"),
+          ("Lena", "Sounds lovely.")]),
+    (20, [("Rosa", "Such activities sound great, partaking in activities is so good."),
+          ("Lena", "Totally agree.")]),
+    (10, [("Lena", "How is work going?"),
+          ("Rosa", "Busy, but fine.")]),
 ]
-DOING_Q = "What activities does Melanie partake in?"
+DOING_Q = "What activities does Rosa partake in?"
 
 
 def test_a_question_asking_what_someone_does_ranks_their_statement_of_doing_first(

@@ -15,31 +15,31 @@ NOW = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize("query", [
-    "When did Nate win an international tournament?",
-    "When is Andrew going to go hiking with Audrey?",
-    "Which year did Audrey adopt the first three of her dogs?",
-    "What month did Caroline move?",
-    "How long ago did I book the Airbnb?",
+    "When did Pavel win an international tournament?",
+    "When is Hugo going to go sailing with Greta?",
+    "Which year did Greta adopt the first two of her cats?",
+    "What month did Lena move?",
+    "How long ago did I book the cabin?",
 ])
 def test_questions_asking_a_time(query: str) -> None:
     assert asks_when(query)
 
 
 @pytest.mark.parametrize("query", [
-    "What did Nate win?",
-    "Where did Caroline go when she was sad?",
-    "How long did it take James to finish his game?",
-    "Which team does Tim support?",
+    "What did Pavel win?",
+    "Where did Lena go when she was sad?",
+    "How long did it take Felix to finish his game?",
+    "Which team does Ivan support?",
 ])
 def test_questions_not_asking_a_time(query: str) -> None:
     assert not asks_when(query)
 
 
 @pytest.mark.parametrize("text", [
-    "Woah Joanna, I won an international tournament yesterday!",
-    "I bought air tickets to Toronto, and I'm leaving on July 11.",
-    "Been playing it for a month now.",
-    "I've had them for 3 years!",
+    "Mira, yesterday I won an international tournament!",
+    "I booked train tickets to Vienna, and I'm leaving on June 3.",
+    "Been learning it for a month now.",
+    "I've kept them for 4 years!",
     "Alright, see you tomorrow!",
     "I just won another regional tournament last week.",
     "We had a blast in 2019.",
@@ -49,9 +49,9 @@ def test_texts_that_place_something_in_time(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "Gaming has brought me so much success.",
-    "What can I say, I love turtles.",
-    "Thanks, Caroline! That's so sweet of you.",
+    "Chess has given me so much joy.",
+    "Honestly, parrots are the best.",
+    "Thanks, Lena! That's so sweet of you.",
 ])
 def test_texts_that_place_nothing_in_time(text: str) -> None:
     assert not says_when(text)
@@ -60,15 +60,15 @@ def test_texts_that_place_nothing_in_time(text: str) -> None:
 # Between people: the turn that dates the win, against a later turn that talks about
 # tournaments at length and says nothing of when.
 TOURNEYS = [
-    (60, [("Nate", "Woah Joanna, I won an international tournament yesterday!"),
-          ("Joanna", "Congrats, that's huge!")]),
-    (10, [("Nate", "International tournament season! I love every international "
+    (60, [("Pavel", "Mira, yesterday I won an international tournament!"),
+          ("Mira", "Congrats, that's huge!")]),
+    (10, [("Pavel", "International tournament season! I love every international "
                    "tournament, and to win a tournament feels amazing."),
-          ("Joanna", "You are a natural.")]),
-    (5, [("Joanna", "How are your turtles?"),
-         ("Nate", "They are great, they love their new tank.")]),
+          ("Mira", "You are a natural.")]),
+    (5, [("Mira", "How are your turtles?"),
+         ("Pavel", "They are great, they love their new tank.")]),
 ]
-WHEN_Q = "When did Nate win an international tournament?"
+WHEN_Q = "When did Pavel win an international tournament?"
 
 
 def _first_turn(m, query: str) -> str:
@@ -89,7 +89,7 @@ def test_a_question_asking_when_prefers_the_turn_that_dates_the_event(tmp_path: 
         assert [h.scores.get("timeless") for h in hits if h.item.text == timeless] == [0.6]
         assert all("timeless" not in h.scores for h in hits if h.item.text == dated)
         # a question that does not ask when is left alone
-        what = on.search("What did Nate win?", scope="chat", k=5, now=NOW)
+        what = on.search("What did Pavel win?", scope="chat", k=5, now=NOW)
         assert all("timeless" not in h.scores for h in what)
     finally:
         off.close()
@@ -97,7 +97,7 @@ def test_a_question_asking_when_prefers_the_turn_that_dates_the_event(tmp_path: 
 
 
 def test_chats_without_speakers_are_left_alone(tmp_path: Path) -> None:
-    chats = [(days, [("user" if who == "Nate" else "assistant", text) for who, text in turns])
+    chats = [(days, [("user" if who == "Pavel" else "assistant", text) for who, text in turns])
              for days, turns in TOURNEYS]
     on = add_sessions(memory(tmp_path / "on.db", retrieval={"timeless_factor": 0.6}),
                       chats, now=NOW)
@@ -123,9 +123,9 @@ def test_an_out_of_range_factor_is_refused_naming_the_key() -> None:
 
 
 @pytest.mark.parametrize("query", [
-    "How many pets did Andrew have, as of September 2023?",
-    "What instrument is John learning to play as of 27 March, 2022?",
-    "How long has Tim been playing the piano for, as of December 2023?",
+    "As of September 2023, how many pets did Hugo have?",
+    "What language is Omar learning as of 27 March, 2022?",
+    "How long has Ivan been playing the cello, as of December 2023?",
 ])
 def test_as_of_a_date_is_no_window(query: str) -> None:
     from memlane.retrieve.timeparse import time_windows
@@ -136,7 +136,7 @@ def test_as_of_a_date_is_no_window(query: str) -> None:
 def test_in_a_month_is_still_a_window() -> None:
     from memlane.retrieve.timeparse import time_windows
 
-    got = time_windows("What did Andrew adopt in September 2023?", NOW)
+    got = time_windows("What did Hugo adopt in September 2023?", NOW)
     assert [(w.start, w.end) for w in got] == [(datetime(2023, 9, 1), datetime(2023, 10, 1))]
 
 
@@ -144,14 +144,14 @@ def test_in_a_month_is_still_a_window() -> None:
 # session of September that matches fewer words would gain the month's boost.
 AS_OF_NOW = datetime(2023, 12, 1, 12, 0, tzinfo=UTC)
 PETS = [
-    (143, [("Andrew", "Meet Toby, my puppy! My first pet, I adopted him from the shelter."),
-           ("Audrey", "He is adorable!")]),
-    (86, [("Andrew", "Still searching for a place where pets are welcome."),
-          ("Audrey", "Keep going, you will find one.")]),
-    (40, [("Audrey", "My dogs loved the beach today."),
-          ("Andrew", "They look so happy!")]),
+    (143, [("Hugo", "Meet Toby, my puppy! My first pet, I adopted him from the shelter."),
+           ("Greta", "He is adorable!")]),
+    (86, [("Hugo", "Still searching for a place where pets are welcome."),
+          ("Greta", "Keep going, you will find one.")]),
+    (40, [("Greta", "My dogs loved the beach today."),
+          ("Hugo", "They look so happy!")]),
 ]
-AS_OF_Q = "How many pets did Andrew have, as of September 2023?"
+AS_OF_Q = "As of September 2023, how many pets did Hugo have?"
 
 
 def test_as_of_a_month_does_not_boost_that_months_sessions(tmp_path: Path) -> None:

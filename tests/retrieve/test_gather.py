@@ -61,15 +61,15 @@ def _sessions(hits) -> list[int]:
 
 
 def test_gathering_questions_are_recognised() -> None:
-    assert gathers("How many model kits have I worked on or bought?")
+    assert gathers("How many model ships have I built or bought?")
     assert gathers("How much money did I spend on workshops in total?")
-    assert gathers("What is the average age of me and my parents?")
-    assert gathers("What activities does Melanie partake in?")
-    assert gathers("What kinds of books has John read?")
-    assert gathers("What are Joanna's hobbies?")
+    assert gathers("What is the average age of my parents and myself?")
+    assert gathers("What activities does Rosa take part in?")
+    assert gathers("What kinds of books has Omar read?")
+    assert gathers("What are Mira's hobbies?")
     assert not gathers("What is my favourite colour?")
     assert not gathers("Where did I go on my trip with my family?")
-    assert not gathers("What does Melanie do for work?")
+    assert not gathers("What does Rosa do for work?")
     assert not asks_plural("What was the address of the class?")  # "-ss" is no plural
     assert not asks_plural("Which bus did I take?")
 

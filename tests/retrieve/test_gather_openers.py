@@ -37,7 +37,7 @@ CHATS = [
          ("assistant", "Parsley or spinach.")]),
 ]
 OPENERS = [CHATS[0][1][0][1], CHATS[1][1][0][1]]
-QUESTION = "How many kitchen items did I replace or fix?"
+QUESTION = "How many kitchen items did I fix or replace?"
 FINAL_K = 4
 
 

@@ -116,11 +116,11 @@ def test_the_query_without_the_name_holds_no_word_of_it(
 
 
 def test_the_query_without_the_name_examples() -> None:
-    assert query_without_name("What does Melanie do to destress?", "Melanie") \
-        == "What does do to destress?"
-    assert query_without_name("What is Melanie\u2019s son's name?", "Melanie") == "What is son's name?"
+    assert query_without_name("What does Rosa do to relax?", "Rosa") \
+        == "What does do to relax?"
+    assert query_without_name("What is Rosa\u2019s son's name?", "Rosa") == "What is son's name?"
     assert query_without_name("Where did Mary Ann go?", "Mary Ann") == "Where did go?"
-    assert query_without_name("Melanie?", "Melanie") == "Melanie?"  # nothing else to ask
+    assert query_without_name("Rosa?", "Rosa") == "Rosa?"  # nothing else to ask
 
 
 @pytest.mark.parametrize(("key", "value"), [("MEANING_SPEAKER_LIST", -1),

@@ -79,9 +79,9 @@ def test_expansion_keys() -> None:
 def test_question_scaffolding_is_left_out_of_the_lexical_query() -> None:
     from memlane.retrieve.search import question_terms
 
-    assert question_terms("How many different doctors did I visit?") == ["doctors", "visit"]
-    assert question_terms("How many days ago did I attend the Maundy Thursday service?") == [
-        "attend", "Maundy", "Thursday", "service"]
+    assert question_terms("How many different dentists did I visit?") == ["dentists", "visit"]
+    assert question_terms("How many days ago did we attend the Palm Sunday concert?") == [
+        "attend", "Palm", "Sunday", "concert"]
     assert question_terms("how many times") == ["many", "times"]  # nothing else: kept
 
 
@@ -100,9 +100,9 @@ def test_a_turn_is_found_by_its_speaker_and_its_context(tmp_path) -> None:
 
     m = memory(tmp_path / "ctx.db")
     at = datetime(2023, 5, 20, 9, 30, tzinfo=UTC)
-    m.add_message("chat", "user", "How did the kids like the museum trip, Melanie?", at, speaker="Caroline")
-    m.add_message("chat", "user", "They were stoked about the dinosaur bones!", at, speaker="Melanie")
-    m.add_message("chat", "user", "I signed up for a pottery class yesterday.", at, speaker="Melanie")
+    m.add_message("chat", "user", "How did the kids like the museum trip, Rosa?", at, speaker="Lena")
+    m.add_message("chat", "user", "They loved the dinosaur bones most of all!", at, speaker="Rosa")
+    m.add_message("chat", "user", "I booked a pottery course for next week.", at, speaker="Rosa")
     m.add_message("chat", "assistant", "Pottery is a lovely hobby for the museum crowd.", at)
     m.add_message("chat", "user", "Thanks, noted.", at)
     m.close_session("chat")
@@ -111,12 +111,12 @@ def test_a_turn_is_found_by_its_speaker_and_its_context(tmp_path) -> None:
     thanks = by_text["Thanks, noted."]
     (keys,) = m.store.db.execute("SELECT keys FROM items WHERE id = ?", (thanks.id,)).fetchone()
     assert "pottery" not in keys.split()  # a user's turn takes no context from an answer
-    dino = by_text["They were stoked about the dinosaur bones!"]
+    dino = by_text["They loved the dinosaur bones most of all!"]
     (keys,) = m.store.db.execute("SELECT keys FROM items WHERE id = ?", (dino.id,)).fetchone()
-    assert "museum" in keys.split() and "Melanie" in keys.split()
+    assert "museum" in keys.split() and "Rosa" in keys.split()
     hits = m.search("museum kids", kinds=["turn"], k=3, now=at)
     assert dino.id in {h.item.id for h in hits}
-    # Melanie's own words, which never name her, rank above Caroline's turn that does
-    hits = m.search("Melanie pottery", kinds=["turn"], k=3, now=at)
-    assert hits[0].item.text == "I signed up for a pottery class yesterday."
+    # Rosa's own words, which never name her, rank above Lena's turn that does
+    hits = m.search("Rosa pottery", kinds=["turn"], k=3, now=at)
+    assert hits[0].item.text == "I booked a pottery course for next week."
     m.close()

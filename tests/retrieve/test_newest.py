@@ -26,15 +26,15 @@ SESSIONS = [
 
 @pytest.mark.parametrize("query", [
     "What is my favorite color?", "Where do I currently live?", "How many bikes do I own now?",
-    "How often do I see my therapist?", "What type of lens did I purchase most recently?",
+    "How often do I visit my dentist?", "What kind of kettle did I purchase most recently?",
 ])
 def test_present_tense_questions(query: str) -> None:
     assert present_tense(query)
 
 
 @pytest.mark.parametrize("query", [
-    "Where did I initially keep my old sneakers?", "What was my previous goal?",
-    "How many engineers did I lead when I just started?", "Tell me about sourdough",
+    "Where did I initially store my old boots?", "What was my previous target?",
+    "How many nurses did I manage when I just started?", "Tell me about sourdough",
 ])
 def test_questions_about_the_past_or_timeless(query: str) -> None:
     assert not present_tense(query)
@@ -82,19 +82,19 @@ def test_weight_zero_turns_it_off(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("query", [
-    "Where did Rachel move to after her recent relocation?",
-    "How many women are on the team led by my former manager Rachel?",
-    "What was the amount I was pre-approved for when I got my mortgage?",
-    "Where do I still keep my old sneakers, after I first moved them?",  # "still" wins
+    "Where did my cousin Tamsin move after her latest job change?",
+    "How many people work in the team my old boss Tamsin leads?",
+    "How much was my loan pre-approval when I bought my flat?",
+    "Where do I still store my old boots, after I first moved them?",  # "still" wins
 ])
 def test_grammatical_past_still_asks_for_the_newest(query: str) -> None:
     assert asks_newest(query)
 
 
 @pytest.mark.parametrize("query", [
-    "Where did I initially keep my old sneakers?", "What did I buy two weeks ago?",
+    "Where did I initially store my old boots?", "What did I buy two weeks ago?",
     "Which camera did I use before I switched to Sony?", "How big was my team at first?",
-    "How many engineers did I lead when I just started?",
+    "How many nurses did I manage when I just started?",
 ])
 def test_a_question_naming_an_earlier_time_does_not(query: str) -> None:
     assert names_earlier_time(query) and not asks_newest(query)
@@ -146,7 +146,7 @@ SAME_DAY = [
 def test_a_later_session_of_the_same_day_does_not_outrank_the_update(tmp_path: Path) -> None:
     m = add_sessions(memory(tmp_path / "day.db"), SAME_DAY, now=NOW)
     try:
-        hits = m.search("What time do I wake up on Saturday mornings?", scope="chat", k=8,
+        hits = m.search("When do I get up on Saturday mornings?", scope="chat", k=8,
                         now=NOW, explain=True)
         places = {h.item.text: h.scores["newest_place"] for h in hits
                   if "newest_place" in h.scores}

@@ -30,7 +30,7 @@ CHATS = [
          ("assistant", "Parsley or spinach.")]),
 ]
 
-QUESTION = "How many bikes did I service?"
+QUESTION = "How many of my bikes did I service?"
 
 
 def _chat(path: Path, *, speakers: bool = False, **retrieval: object):

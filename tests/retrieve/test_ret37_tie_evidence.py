@@ -1,8 +1,8 @@
 """Hits a floor or cap set to one score go by the score each earned on its own, then by id
 (session 37, ``memlane.retrieve.order.by_score``).
 
-In LongMemEval's a89d7624 ("I'm planning a trip to Denver soon. Any suggestions on what to
-do there?") the evidence turn that continues the session's best user turn (a candidate,
+In LongMemEval's a89d7624 (a request for things to do on a coming trip to a city) the
+evidence turn that continues the session's best user turn (a candidate,
 relevance 0.73) and the session's opener (no candidate, relevance 0) were both lifted to
 0.9 × that best turn, 1.13225406125447 each; tie36's id put the opener first and the
 evidence turn out of the first 10. The chat below has the same shape on both stores.
@@ -17,7 +17,7 @@ import pytest
 from memlane.testing import add_sessions, memory
 
 NOW = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
-Q = "I'm planning a trip to Denver soon. Any suggestions on what to do there?"
+Q = "Any suggestions on what to do in Denver? I'm planning a trip there soon."
 OPENER = "I'm looking for some music recommendations, I have been to three concerts lately."
 CONTINUED = "I'm also planning to find a good BBQ place near Red Rocks Amphitheater."
 CHATS = [
@@ -27,7 +27,7 @@ CHATS = [
           ("assistant", "Denver has lovely parks."),
           ("user", CONTINUED),
           ("assistant", "Red Rocks is a wonderful venue.")]),
-    (20, [("user", "I'm planning a trip to California and I want to pack lightly."),
+    (20, [("user", "I'm planning a trip to California and want to pack lightly."),
           ("assistant", "Roll your clothes.")]),
     (25, [("user", "Any suggestions for planning a trip to Japan in spring?"),
           ("assistant", "See the cherry blossoms.")]),

@@ -36,7 +36,7 @@ from memlane.store.filters import Filters
 from memlane.testing import add_sessions, memory
 
 NOW = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
-ADVICE = "I'm planning a trip to Denver soon. Any suggestions on what to do there?"
+ADVICE = "Any suggestions on what to do in Denver? I'm planning a trip there soon."
 NEWEST = "What is my current favourite park in Denver?"
 # one session of four user turns; the first and the third will tie as its best hit
 CHAT = [(3, [("user", "I loved the parks of Denver on my last trip."),

@@ -49,7 +49,7 @@ def test_day_part_words(terms: list[str], words: list[str]) -> None:
 EVENING = [
     (40, [("user", "Can we plan my week? I write my reports before lunch."),
           ("assistant", "Let's block the mornings for writing."),
-          ("user", "What else could fill the later part of the day? I like to wind down "
+          ("user", "What else could fill the hours after dinner? I like to wind down "
                    "by 9:30 pm with a book."),
           ("assistant", "A walk and some reading would suit that.")]),
     (20, [("user", "What activities are good for a team offsite?"),
@@ -57,7 +57,7 @@ EVENING = [
     (10, [("user", "My nephew needs outdoor activities for the summer."),
           ("assistant", "Kayaking and climbing are fun activities.")]),
 ]
-EVENING_Q = "Can you suggest some activities that I can do in the evening?"
+EVENING_Q = "Could you suggest some activities for me to do in the evening?"
 
 
 def _clock_turn(mem, **kwargs):

@@ -20,47 +20,47 @@ def _turn(speaker: str | None) -> Item:
                 extra={"speaker": speaker} if speaker else {})
 
 
-TURNS = [_turn("John"), _turn("Tim"), _turn(None)]
+TURNS = [_turn("Omar"), _turn("Ivan"), _turn(None)]
 
 
 @pytest.mark.parametrize(("query", "who"), [
-    ("What achievement did John share with Tim in January 2024?", "John"),
-    ("What did John say about NYC, enticing Tim to visit?", "John"),
-    ("Which book did Tim recommend to John?", "Tim"),
-    ("Is it likely that tim has friends besides john?", "Tim"),
+    ("What news did Omar share with Ivan in March 2024?", "Omar"),
+    ("What did Omar say about Oslo, tempting Ivan to come?", "Omar"),
+    ("Which film did Ivan recommend to Omar?", "Ivan"),
+    ("Is it likely that ivan has friends besides omar?", "Ivan"),
 ])
 def test_the_first_of_two_speakers_named_apart(query: str, who: str) -> None:
     assert first_named_speaker(TURNS, query) == who
 
 
 @pytest.mark.parametrize("query", [
-    "What similar sports collectible do Tim and John own?",
-    "Who is Tim and John's favorite basketball player?",
-    "Do both John and Tim have pets?",
-    "When did John, Samantha and Tim go to the game together?",
-    "What did John win?",  # one name: focus_speaker's case
-    "What did Johnny tell Tim?",  # a name is matched whole
+    "What matching board game do Ivan and Omar own?",
+    "Who is Ivan and Omar's favourite chess player?",
+    "Do both Omar and Ivan have pets?",
+    "When did Omar, Ines and Ivan go to the game together?",
+    "What did Omar win?",  # one name: focus_speaker's case
+    "What did Omari tell Ivan?",  # a name is matched whole
 ])
 def test_joined_or_single_names_give_no_first_speaker(query: str) -> None:
     assert first_named_speaker(TURNS, query) is None
 
 
 def test_turns_without_two_speakers_give_none() -> None:
-    chat = [_turn(None), _turn("John")]
-    assert first_named_speaker(chat, "What did John share with Tim?") is None
+    chat = [_turn(None), _turn("Omar")]
+    assert first_named_speaker(chat, "What did Omar share with Ivan?") is None
 
 
-# Tim asks about the recipe with every word of the question; John's answer names it once.
+# Ivan asks about the recipe with every word of the question; Omar's answer names it once.
 RECIPES = [
-    (20, [("Tim", "John, share the recipe with me! Which recipe would you share with Tim, "
-                  "John? A recipe to share!"),
-          ("John", "Sure, it is my grandma's lemon cake: butter, lemons and sugar.")]),
-    (10, [("John", "I played basketball all weekend."),
-          ("Tim", "Nice, I read a fantasy novel.")]),
-    (5, [("Tim", "How is the team doing?"),
-         ("John", "We won the regional final.")]),
+    (20, [("Ivan", "Omar, share the recipe with me! Which recipe would you share with Ivan, "
+                  "Omar? A recipe to share!"),
+          ("Omar", "Sure, it is my grandma's lemon cake: butter, lemons and sugar.")]),
+    (10, [("Omar", "I played basketball all weekend."),
+          ("Ivan", "Nice, I read a fantasy novel.")]),
+    (5, [("Ivan", "How is the team doing?"),
+         ("Omar", "We won the regional final.")]),
 ]
-RECIPE_Q = "What recipe did John share with Tim?"
+RECIPE_Q = "What recipe did Omar share with Ivan?"
 
 
 def _first_turn(m, query: str) -> str:
@@ -82,7 +82,7 @@ def test_a_question_naming_two_speakers_apart_focuses_on_the_first(tmp_path: Pat
         hits = on.search(RECIPE_Q, scope="chat", k=5, now=NOW)
         assert [h.scores.get("other_speaker") for h in hits if h.item.text == asks] == [0.6]
         # joined names ask about both: no focus
-        both = on.search("What recipe did John and Tim share?", scope="chat", k=5, now=NOW)
+        both = on.search("What recipe did Omar and Ivan share?", scope="chat", k=5, now=NOW)
         assert all("other_speaker" not in h.scores for h in both)
     finally:
         off.close()

@@ -399,7 +399,7 @@ _CHOOSING = (r"^(?:(?:ok(?:ay)?|alright|so|right|fine)[,.]?\s+)?i'?m\s+(?:buying
              r"getting|taking|going with|choosing|picking)\s+(?:(?:the|an?)\s+)?")
 _CHOOSING_NAME = re.compile(r"(?i:" + _CHOOSING + r")[A-Z0-9]")
 """A sentence opening with a choice of a named option ("OK, I'm getting the Fujifilm"): the
-name capitalised (not "I'm getting the best deal", "I'm getting a bit nervous")."""
+name capitalised (not "I'm getting the cheaper one", "I'm getting a bit sleepy")."""
 _BARE = r"^(?:(?:ok(?:ay)?|so|and|then|also|yeah|right)[,.]?\s+)?(?:(?:need|have|going|got)\s+to|gonna|gotta)\s+"
 _ANY_USER = re.compile(
     "|".join([*(p.pattern for p in (_OPEN, _DECISION, _RATIONALE, _NEXT, _COMMIT)), _CHOOSING])
@@ -647,7 +647,7 @@ _DONE = re.compile(r"\bi(?:'ve| have)\s+(?:just\s+|now\s+|already\s+)?((?!(?:sea
                    re.IGNORECASE)
 """The assistant reporting that it did what was asked ("I have refunded the duplicate
 charge"): the outcome of a support thread, a decision. Not what it looked up or wrote
-into the answer ("I've searched…", "I've added the task to your list:"). A colon between
+into the answer ("I've searched…", "I've put that on your list:"). A colon between
 digits is a time ("I've booked you in for tomorrow at 10:30"), no list; a past participle
 not in -ed ("I've frozen the card", "I've withdrawn the claim", "I've sold the voucher back") reports
 as the regular ones do (session 30)."""
@@ -671,8 +671,8 @@ _HEDGE = re.compile(r"\b(?:but|may|might|depends|can help|could help)\b", re.IGN
 """An answer that weighs ("It can help, but…") decides nothing."""
 _REMARK = re.compile(r"!$|\b(?:great|awesome|amazing|fun|best|blast|love|cool|nice|wish|exciting|"
                      r"incredible|fantastic|wonderful|beautiful|impressive|glad|happy)\b", re.IGNORECASE)
-"""A remark, not a settlement: after "Totally agree!" a sentence like "Board games are always a
-blast!" says how someone feels, not what was decided."""
+"""A remark, not a settlement: after "Totally agree!" a sentence like "Road trips are always a
+joy!" says how someone feels, not what was decided."""
 _NAME_FIRST = re.compile(r"[\w.+-]+[:/]\S")
 _ALSO = re.compile(r"^(?:and|also|plus)\b", re.IGNORECASE)
 _PRONOUNS = frozenset("i you he she it we they me him her us them this that there".split())
@@ -1699,7 +1699,7 @@ class _Reader:
         """In a conversation of two people, the one who answers the one who opened it (the
         agent a customer rings: "I've booked an engineer for tomorrow"), whose reports of what
         they did are read as the assistant's are (session 27). Not one who exclaims: two
-        friends chatting ("I've done an abstract painting too, take a look!", LoCoMo) tell
+        friends chatting ("I made a clay bowl too, look!", as in LoCoMo) tell
         each other what they have done, and settle nothing by it."""
 
     def rewrite_decision(self, where: tuple[int, int], text: str, new: str) -> None:
@@ -1774,7 +1774,7 @@ class _Reader:
                 and text.split(maxsplit=1)[0].lower() in _IMPERATIVE):
             first, rest = both.group(1).rstrip(" ,") + ".", clean(both.group("verb") + both.group(3))
             if len(_content(first)) >= 3 and len(_content(rest)) >= 3:
-                text, second = first, rest  # each a whole action, not "Pick a date and go hike"
+                text, second = first, rest  # each a whole action, not "Pick a day and go swim"
         doing = _PROGRESSIVE.match(text)
         if doing:
             text = f"{_BASE[' '.join(doing.group(1).lower().split())]} {self.fuller(where, doing.group(2))}"
@@ -2147,7 +2147,7 @@ class _Reader:
                 return True
             if "'ll " in sentence and len(turn.sentences) <= _ADOPT_MAX and _THEY_WILL.search(sentence):
                 # "We'll text you as soon as the line is restored": the service's step (session 11)
-                who = "user" if "please" in sentence.lower() else "assistant"  # "please let us know and we'll…"
+                who = "user" if "please" in sentence.lower() else "assistant"  # "please tell us and we'll…"
                 self.put((ti, si), "action_items", _owned(who, clean(sentence)))
                 return True
             if (" will " in sentence and len(turn.sentences) <= _ADOPT_MAX and _SOMEONE_WILL.search(sentence)
@@ -2532,7 +2532,7 @@ class _Reader:
         found = (_UNKNOWN.search(s) or _UNKNOWN_FRONTED.match(s)) if _may_ask_unknown(s) else None
         # (read() lets through only sentences holding their words)
         if found is None or len(_content(_as_unknown(found)) - _WH_WORDS) < 2:
-            return False  # (what is open is said: not "I don't know where to start.")
+            return False  # (what is open is said: not "I've no idea where to begin.")
         turn = self.turns[ti]
         if _says_open(s):
             prev = self.turns[ti - 1] if ti else None
@@ -4213,7 +4213,7 @@ class _Reader:
                 or rest[:1].isdigit() or rest[:1] in "£$€"):
             return False  # "So proud of you", "So far…": "so" as an adverb, no conclusion
         if _DESCRIBES.match(rest):
-            return False  # "So the interview is just one part of the process": a description
+            return False  # "So the exam is only one step of the course": a description
         if len(_content(rest)) < 3:
             return False
         parts = [p for p in _CLAUSE.split(rest) if p.strip()]
@@ -4299,7 +4299,7 @@ class _Reader:
                 self.cues.decisions.append(text)
 
     def worth_put_off(self, ti: int) -> None:
-        """A suggestion of the turn before, "it may (also) be worth …" (``_WORTH``), that this
+        """A suggestion of the turn before, "it may be worth …" (``_WORTH``), that this
         turn's speaker puts off ("yeah, not today though", "yeah maybe. let me see what my diary
         looks like first"): the question it leaves open, "Is it worth …?" (session 30)."""
         prev = self.turns[ti - 1]
@@ -4603,7 +4603,7 @@ class _Reader:
     @classmethod
     def a_to_do(cls, text: str) -> bool:
         """Whether ``text`` (a clause after "and") is a reminder, a need or a to-do: "don't
-        forget, I still need to get diapers for my niece", "remember to bring the extension
+        forget, we're out of socks for my nephew", "remember to bring the extension
         lead", "we need to get more bin bags", "I have to call the vet" — no second decision
         beside one (session 40: LongMemEval dev 157a136e lost its session to one)."""
         return cls._TO_DO.match(text.strip()) is not None
@@ -5717,7 +5717,7 @@ class _Reader:
             took = (_WILL_DO_THAT.match(turn.sentences[0]) if turn.role == "user" and turn.sentences
                     and before.role == "assistant" and len(before.sentences) <= _ADOPT_MAX else None)
             if took is None or _content(turn.sentences[0][took.end():]) - _TAKEN_WORDS:
-                continue  # "I'll check out Massage Envy…" says what, in its own words
+                continue  # "I'll check out Bloom Spa…" says what, in its own words
             said = [i for i, x in enumerate(before.sentences) if not x.endswith("?")
                     and (m := _SUGGESTED.search(x)) and _suggested_verb(m) in _ADVICE_VERBS | {"compare"}]
             if not said or (ti - 1, said[-1]) in self.cues.placed:
@@ -6386,7 +6386,7 @@ _NARRATED = re.compile(
 """What we or I did, told as a story ("We sold 130 tickets last year.", "So we really mashed at
 65.", "I ran an online survey…"): no decision, whichever reader placed it; a past choice
 ("We decided / agreed / picked / went with…") still is one, and so is what a story leads to
-("I found a house for $350,000, so I'll use that number") (session 17)."""
+("I found a flat for $210,000, so I'll use that figure") (session 17)."""
 _TAKES_IT = re.compile(r"^(?:(?:ok(?:ay)?|sure|yes|yep|yeah|fine)[,.!]?\s+)?(?:i'?ll|i will)\s+[a-z]+\s+"
                        r"(?:it|them|that|this)\b((?:\s+[\w'-]+)*)[.!]?$", re.IGNORECASE)
 """A commitment whose object is a pronoun ("I'll ring them Wednesday", "Sure, I'll do it today"),
@@ -6790,9 +6790,9 @@ with its subject dropped ("I'll look at why CI breaks on Node 18, might just be 
 session 31); nor a clause whose subject is something of someone's ("I'll email BFI this week,
 their bookings page is bfi.org.uk/distribution", session 39), unless what it says is a key with
 digits ("…, our ref is STC/0193": the labellers keep the key with the step). Not a bare
-possessive, which goes on a list ("…about his family, his friends, and…"), nor a clause
-followed by another comma (a list, or an aside inside the step: "I'll ask Sophia, the woman I
-met in my Zumba class, if she'd like…")."""
+possessive, which goes on a list ("…about her garden, her dogs, and…"), nor a clause
+followed by another comma (a list, or an aside inside the step: "I'll ask Mira, the woman I
+met at choir, if she'd like…")."""
 
 _LIST_END = re.compile(r"(?![^.;:!?]*\b(?:is|are|was|were|has|have|had|will|would|can|could|do|does|did|"
                        r"[a-z]+'(?:s|re|ll|d|ve))\b)(?:the|\d+)\s[^.;:!?]*?\b(?:and|or)\s+(?:the|a|an|\d+)\s[^.;:!?]*[.!]?$", re.IGNORECASE)
@@ -7016,7 +7016,7 @@ _NOT_GOES = frozenset("i you he she it we they this that there what who which if
 _NOT_ASKED = frozenset("like love want mind know think believe remember imagine guess see hear feel tell "
                        "recommend say be explain".split())
 """What "would / can you…" asks that is no task: an invitation or a question ("Would you like to
-share the recipe?", "Can you believe it?") (session 22)."""
+send me the plans?", "Can you believe it?") (session 22)."""
 
 
 _WILL_DO_THAT = re.compile(r"^(?:(?:yep|yes|yeah|ok(?:ay)?|sure|good shout|good idea|great|nice|cool|thanks|perfect)[,.!]?\s+)*"
@@ -7027,7 +7027,7 @@ both after", "good shout, will ask", "yeah I'll bring that up too") (session 22)
 _SUGGESTED = re.compile(r"\b(?:you could|i'?d)\s+(?:also\s+)?(?P<verb>[a-z]+)\b"
                         r"|\bit'?s\s+(?:also\s+|well\s+)?worth\s+(?P<ing>[a-z]{2,}?)(?P<doubled>[b-df-hj-np-tv-z])?ing\b",
                         re.IGNORECASE)
-"""A suggestion: "you could ask …", "I'd compare …", "it's worth asking them to …" (session 37)."""
+"""A suggestion: "you could ask …", "I'd compare …", "it's worth asking …" (session 37)."""
 _WILL_DO_ON = re.compile(r"^(?:[^.?!,]{3,30},\s+)?(?:(?:ok(?:ay)?|yep|yes|yeah|sure|right)[,.!]?\s+)*"
                          r"(?:will do|i'?ll do (?:that|it|both))(?=[.!,]|$)", re.IGNORECASE)
 """The user taking up a short answer with "will do", also before more words of the same sentence

@@ -186,8 +186,8 @@ def turn_keys(messages: Sequence[Message]) -> dict[int, str]:
     order: the speaker's name ("what did Melanie say" finds Melanie's turns, which rarely
     name her), for a short turn the previous message's words (not the assistant's for
     a user turn: measured on LongMemEval) and, between two people (both role user, the
-    next message by another speaker), the reply's words ("Looky here, I got this new pup
-    for you!" is found by the reply's "Tilly": docs/retrieval.md, session 24). An erase that
+    next message by another speaker), the reply's words (a turn showing a friend a new
+    puppy is found by the reply's name for it: docs/retrieval.md, session 24). An erase that
     takes a message back, and a late message that joins an indexed session, compute the
     session's keys again (``store.sql.erase``, ``index_pending``): a neighbour held its
     words."""

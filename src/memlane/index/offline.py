@@ -60,7 +60,7 @@ _SENT = re.compile(r"[.!?\n](?:(?<=[.!?])\s+(?=[\"'(\[]?(?:[0-9]|" + CAPITAL + r
 after a quote or bracket; "Great. Łukasz will…" breaks as "Great. Lukasz will…" does, session 28)
 or an "@name" (session 13), or a run of newlines; before a small letter
 :func:`_sentences` decides (a question since session 18, a stop since session 19; an
-exclamation mark never ends one there: "Sushi Go! to see which one…"). It opens on one of
+exclamation mark never ends one there: "Yahtzee! dice to see which one…"). It opens on one of
 four characters, so the engine skips straight to them instead of trying a lookbehind at
 every character (3x faster); the punctuation stays with its sentence."""
 _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|St|Prof|Mt|Rev)\.$")
@@ -158,7 +158,7 @@ _REFS = [
                r"(?:the|a|our|my|his|her|their|your) (?:book|novel|film|movie|album|song|play|musical|documentary|"
                r"podcast|series|show))\s+"
                + _WORK),  # a work by what is done with it: "watched Past Lives", "12 copies of Intermezzo", "her book Yokes" (session 25)
-    re.compile(_WORK_BY + r"\s+by\s+[A-Z][a-z]+\s+(?:[A-Z]\w*\.?\s+)*[A-Z][a-z]+"),  # "Station Eleven by Emily St. John Mandel"
+    re.compile(_WORK_BY + r"\s+by\s+[A-Z][a-z]+\s+(?:[A-Z]\w*\.?\s+)*[A-Z][a-z]+"),  # "Night Ferry by Ruth St. James Oduya"
 ]
 def _guard(g: str | tuple[str, ...] | re.Pattern[str] | Callable[[str], bool]) -> Callable[[str], bool]:
     if callable(g):  # a test of its own
@@ -1236,7 +1236,7 @@ not "Jan" and "Jun", people's names the sets label ("Jun", twice), nor "Dec" (De
 
 def _headline(sentence: str) -> bool:
     """Whether a sentence is written in title case, as headlines and titles of works are
-    ("The Best Software for Making Lyric Videos: A Review"): most of its words capitalised."""
+    ("The Quiet Art of Repairing Old Clocks: A Guide"): most of its words capitalised."""
     words = sentence.split()
     return len(words) >= 4 and 2 * sum(1 for w in words if w[:1].isupper()) > len(words)
 
@@ -1562,8 +1562,8 @@ _NOT_ACQUIRED = re.compile(
     r"hurt|injured|caught|paid|taken|given|stolen|beaten|bitten|broken|chosen|driven|eaten|forgotten|frozen|"
     r"hidden|shaken|spoken|thrown|woken|written|(?!(?:speed|breed|tweed|greed)\b)[a-z]{3,}ed)\b", re.IGNORECASE)
 """What follows "I got / bought…" when nothing was acquired (session 21): a particle or a place ("got
-back from Europe", "got out of a spin class", "the blouse I bought at Sephora", "which I purchased
-about a month ago"), "got to" ("got to teach"), a passive ("got charged a fee", "got paged", "got
+back from Europe", "got out of a yoga session", "the blouse I bought at Sephora", "which I purchased
+last spring"), "got to" ("got to teach"), a passive ("got charged a fee", "got paged", "got
 promoted"). "bought used" is how it was bought, and stays (:func:`_acquired`)."""
 _BACK_FROM = re.compile(r"back from\s+(?:(?:a|an|the|my|our)\s+)?", re.IGNORECASE)
 """"I got back from <somewhere>": where the speaker has been, a visit (session 21)."""
@@ -1594,8 +1594,8 @@ _REACTION = re.compile(
     r"(?:how|what|that|this|these|those|it|them|you|your|yours)\b|"
     r"the\s+(?:first|second|third|fourth|fifth|last|other|latter|former|revised|updated)\b", re.IGNORECASE)
 """What "I like / love …" says of what was just said or shown, a reaction and no preference of the
-user's (session 21): "I like the idea of a glass-fronted case", "I like those tips", "I love how it's
-organized", "I like the third option", "I love your turtles"."""
+user's (session 21): "I like the idea of a walnut frame", "I like those tips", "I love how it's
+organized", "I like the last option", "I love your turtles"."""
 _CLAUSE_WORDS = frozenset("and or but which that who it when what you thought if while".split())
 
 
@@ -1685,7 +1685,7 @@ _DAY_WORDS = ("day", "uary", "March", "April", "May", "June", "July", "August", 
 for September to December): a sentence holding none is not searched with it."""
 _DEICTIC = frozenset(("today", "tomorrow", "tonight", "yesterday", "current month", "this month", "this week",
                       "next week", "date", "day", "current date", "people"))
-"""Subjects that name no thing ("today is Wednesday", "the current month is June")."""
+"""Subjects that name no thing ("today is Wednesday", "the current month is March")."""
 _INSTRUCTION = frozenset("describe assume write imagine list explain give make create suppose consider let "
                          "calculate compute find show tell use pretend".split())
 """A clause opening an instruction ("Assume the down payment is 50%"): no state of things."""
@@ -1727,7 +1727,7 @@ def _counted(after: str) -> str:
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|esp|cf|ca|fig|pp|vol|co|inc|ltd|corp|bros|dept|jr|sr|[a-z])|\.\.)$",
                      re.IGNORECASE)
 """What a stop ends that is no sentence's end before a small letter: an abbreviation ("e.g. the
-blue one", "approx. ten", "Ippodo Tea Co. to ensure…"), a single letter ("a. m.", "U.S. and"),
+blue one", "approx. ten", "Acme Tea Co. to check…"), a single letter ("a. m.", "U.S. and"),
 an ellipsis ("any objections? ... no?")."""
 
 
@@ -2580,7 +2580,7 @@ class OfflineIntelligence:
             # and "Episodes" of "/Episodes/047/rough_v1.wav", a folder of a rooted path written with its
             # capital ("stripe" of "/v2/webhooks/stripe" leaves "Stripe" a name) (session 22)
             items |= {w.lower() for r in refs if r[:1] == "/" or r[:2] == "~/" for w in r.split("/") if w[:1].isupper()}
-            # and "Remains" of "The Remains of the Day", a title found: a work named short (session 20)
+            # and "Sands" of "The Sands of the Hour", a title found: a work named short (session 20)
             items |= {w for r in refs if " " in r and r.lower() in titles for w in r.lower().split()[1:]}
             named = [e for e in extraction.entities if e.type in ("date", "reference")
                      or not any(e.name.lower() == r or (" " in e.name and e.name.lower() in r)
@@ -2914,7 +2914,7 @@ class OfflineIntelligence:
                 # "The Corn Exchange", "at The Granary", "Our LaunchDarkly contract": the article or
                 # the possessive is no part of the name, and a name after it does not open the
                 # sentence (session 13); a quoted "The …" ('"The Nightingale"') and a line written
-                # in title case ("The Importance of Music Video SEO: How to…") are titles, left as before
+                # in title case ("The Value of Good Sleep: How to…") are titles, left as before
                 phrase, start = phrase[cut:], False
             if "'s " in phrase and _DIGIT.search(phrase):
                 owner, _, owned = phrase.partition("'s ")
@@ -3078,7 +3078,7 @@ class OfflineIntelligence:
                 if pred == "acquired" and not _acquired(sentence[match.start(): match.start(match.lastindex or 0)],
                                                         groups[-1]):
                     back = _BACK_FROM.match(value)
-                    if back is not None and len(value) > back.end() + 1:  # "got back from a friend's wedding": been there
+                    if back is not None and len(value) > back.end() + 1:  # "got back from a cousin's wedding": been there
                         out.append(Fact(me, "visited", value[back.end():], "stated", seq, _trim(sentence, 200)))
                     continue  # "I got back from Europe", "I got paged", "I got a penalty fare" (session 21)
                 if value.lower() in _FILLER or value.lower().startswith(("not ", "going ", "so ", "very ")):
@@ -3164,7 +3164,7 @@ class OfflineIntelligence:
                     pred = "scheduled"
                 elif first.group(0).lower().endswith(("'m", "’m", " am", "'re", "’re", " are")) and len(
                         clause[first.end(): number.start()].split()) > 2:
-                    continue  # "I'm currently using size 13 batteries": a state, but of nothing counted
+                    continue  # "I'm currently using size 9 filters": a state, but of nothing counted
                 else:
                     pred = "" if _MONEY_AFTER.match(after) else _counted(after)
                     if not pred or pred in STOPWORDS or pred in _NOT_COUNTED:

@@ -22,7 +22,7 @@ A statement is read as a *subject* and what is said of it:
   …", "retired"), ``age`` ("I'm 34", "my dad is 88", "just turned 40"),
   ``allergic_to`` ("allergic to X, Y and Z", "a nut allergy"), ``intolerant_to``
   ("lactose intolerant", "intolerant to …"), ``condition`` ("I'm coeliac", "I have type 1
-  diabetes", "diagnosed with …"), ``diet`` ("vegetarian", "vegan", "on a low-carb diet",
+  diabetes", "diagnosed with …"), ``diet`` ("vegetarian", "vegan", "on a low-salt diet",
   "keep kosher"), ``avoids`` ("I can't eat gluten", "I don't drink", "never eats pork"), and
   the relatives and pets themselves (``child``, ``son``, ``dog``…: "We have two kids, Leo
   and Mia", "I have a dog called Biscuit", "my kids Leo and Mia").
@@ -292,7 +292,7 @@ _KIN_HAVE = re.compile(_HAVE + r"\s+(?:a|an|one|two|three|four|five|six|\d)\s+" 
 _KIN_ARE = re.compile(_BE0 + r"\s+(?:(?:called|named)\s+(?P<names>" + _NAMES + r")|(?P<both>" + _NAME
                       + r"(?:(?:,\s*|\s+and\s+|,\s+and\s+|\s*&\s*)" + _NAME + r")+))(?![\w'’-])"
                       r"(?=\s*(?:[.,;!?)]|$|\s[-–—]\s|\s+(?:and|but|so|who|respectively)\b))")
-"""A relative named by "is / are": "my dog is called Biscuit", "my parents are John and Emily"."""
+"""A relative named by "is / are": "my dog is called Biscuit", "my parents are Rosa and Ivan"."""
 _KIN_LIST = re.compile(r"(?<![\w'’])(?:[Mm]y|[Oo]ur)\s+" + _MODS + r"?(?P<kin2>" + _KIN_ALT + r")(?:\s*,\s*|\s+)"
                        r"(?P<names>" + _NAME + r"(?:(?:,\s*|\s+and\s+|,\s+and\s+|\s*&\s*)" + _NAME + r")+)(?![\w'’-])")
 """Several named at once: "my kids Leo and Mia", "our dogs, Biscuit and Pickle"."""
@@ -462,7 +462,7 @@ def _read(m: re.Match[str], who: str, pred: str, how: str, add: Callable[[str, s
             learning = value.split()[-1].lower() in _LEARNING
             add(who, "studied_at" if learning else "works_at", employer.group(1))
     elif how == "one" and pred == "job":
-        # "a software engineer at a tech startup in Silicon Valley": the job, and where
+        # "a nurse at a small clinic in Leeds": the job, and where
         job, at, where = (re.split(r"\s+(at|with|for|in)\s+", m.group(1), maxsplit=1) + ["", ""])[:3]
         add(who, pred, job)
         if at in ("at", "with", "for") and where and not where[:1].isdigit():
@@ -523,7 +523,7 @@ def people_facts(sentence: str, seq: int | None, *, we: bool = True,
                     ends.append(more.end())
                 _read(reading, who, pred, how, add, text)
         if kind == "kin" and (are := _KIN_ARE.match(text, end)) is not None and asserted(text, start, are.end()):
-            # "My parents are John and Emily", "my dog is called Biscuit"
+            # "My parents are Rosa and Ivan", "my dog is called Biscuit"
             for name in _SPLIT_NAMES.split(are.group("names") or are.group("both")):
                 add(me, kin, name)
         if (has := _KIN_HAVE.match(text, end)) is not None and asserted(text, start, has.end()):

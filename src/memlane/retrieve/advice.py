@@ -1,10 +1,9 @@
 """Advice questions: the user asks the assistant for suggestions.
 
-"I've been having trouble with the battery life on my phone lately. Any tips?", "I was
-thinking about rearranging the furniture in my bedroom this weekend. Any tips?". The
-evidence is the user's own earlier statement of a like, habit, possession or plan ("I'm
-looking for the best way to organize my tech accessories, like my new portable power
-bank"), and the question's request words ("tips", "suggestions", "thinking", "not sure
+"My laptop has been running hot lately. Any tips?", "I was thinking of repainting my
+kitchen this month. Any tips?". The evidence is the user's own earlier statement of a
+like, habit, possession or plan ("I want a tidy place for my cables, like the new
+charger I bought"), and the question's request words ("tips", "suggestions", "thinking", "not sure
 which one to choose", "lately") are the words every other request in the memory shares:
 they matched other sessions' requests better than the subject matched the evidence
 (docs/retrieval.md, eighth round). ``advice_terms`` leaves them out of the query.
@@ -24,8 +23,8 @@ ASKS_ADVICE = re.compile(
     r"|\bshould i\b",
     re.IGNORECASE)
 """A request to the assistant for advice ("Any tips?", "Can you recommend ...", "What do
-you think?"); not a question about advice someone gave ("What advice did Tim give
-John?")."""
+you think?"); not a question about advice someone gave ("What advice did Ivan give
+Omar?")."""
 
 ADVICE_WORDS = frozenset(
     "tip tips suggest suggestion suggestions recommend recommendation recommendations "

@@ -1,8 +1,8 @@
 """The answer's form: a question that asks for named things is answered by turns that name one.
 
-"What books has Tim read?", "Which cities has John been to?", "What video games does Nate
-play?" gather instances whose words differ from the question's ("I'm reading "Dune" by
-Frank Herbert", "I was in Chicago, it was awesome!"), but whose form is the same: the
+"What films has Rosa seen?", "Which places has Omar been to?", "What card games does Ivan
+play?" gather instances whose words differ from the question's ("I'm reading "Ivanhoe" by
+Walter Scott", "I was in Lisbon, it was lovely!"), but whose form is the same: the
 instance is a name, written in quotes or with a capital letter inside a sentence. On
 LoCoMo's dev conversations 16% of the turns name something that way, against 67% of the
 evidence turns of its multi-hop questions that ask for such things (docs/retrieval.md,
@@ -79,9 +79,9 @@ ASKS_DOING = re.compile(
     r"(?:\s+\w+)?\s+(?:do|does|make|write|pursue|practi[sc]e|play|enjoy|take|join(?:ed)?|tried)\b"
     r"|\s+does\s+\w+(?:'s)?\s+do\s+(?:to|with|for|on|in|when)\b)",
     re.IGNORECASE)
-"""A question asking what someone does: "What activities does Melanie partake in?", "What
-are Joanna's hobbies?", "What sports does John like?", "What kind of writings does Joanna
-do?", "What does Tim do to escape reality?"."""
+"""A question asking what someone does: "What activities does Rosa take part in?", "What
+are Lena's hobbies?", "What sports does Omar like?", "What kind of crafts does Lena
+do?", "What does Ivan do to unwind?"."""
 
 _ADVERBS = (r"(?:just |recently |finally |also |even |really |usually |always |often "
             r"|sometimes |actually |still |all |both )*")
@@ -102,7 +102,7 @@ def asks_doing(query: str) -> bool:
 
 @lru_cache(maxsize=16384)
 def tells_doing(text: str) -> bool:
-    """Whether ``text`` tells of doing something in the first person: "we went camping",
-    "I started surfing five years ago", "I'm also trying out yoga", "I love painting"
+    """Whether ``text`` tells of doing something in the first person: "we went sailing",
+    "I took up rowing three years ago", "I'm also trying out tai chi", "I love painting"
     (a shared photo's caption left out)."""
     return _DOING.search(text.split(_PHOTO, 1)[0]) is not None

@@ -1,9 +1,9 @@
 """Feedback: the best hit's own words find the evidence that shares them, not the question's.
 
-A question that gathers ("What are the breeds of Audrey's dogs?", "What does Tim do to
-escape reality?") has its evidence spread over several sessions, and only some of it shares
-a word with the question: "They're all mutts, two are Jack Russell mixes" is found, "Pepper
-and Panda are Lab mixes" in a later session is not, though it says the same kind of thing.
+A question that gathers ("What are the breeds of Lena's cats?", "What does Ivan do to
+unwind?") has its evidence spread over several sessions, and only some of it shares
+a word with the question: "They're all rescues, two are tabby mixes" is found, "Ginger
+and Smoke are Siamese mixes" in a later session is not, though it says the same kind of thing.
 ``feedback_terms`` takes the content words of the best candidate turn (pseudo-relevance
 feedback); the search runs the lexical list again with the query's terms and these, and
 fuses it as a third list, so turns that share the best hit's rarer words ("mutts",

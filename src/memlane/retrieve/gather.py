@@ -1,7 +1,7 @@
 """Gathering questions: questions whose answer is spread over several sessions.
 
-"How many model kits have I worked on or bought?", "How much money did I spend on
-workshops in total?" and "What activities does Melanie partake in?" each need one
+"How many jigsaw puzzles have I finished or bought?", "How much money did I spend on
+workshops in total?" and "What activities does Rosa take part in?" each need one
 statement from each of several sessions, often more sessions than the ``top_sessions``
 that stage two reads (``retrieval.gather_sessions``, docs/retrieval.md, seventh round).
 """
@@ -25,7 +25,7 @@ _AUX = frozenset("does has is was are were do did have had".split())
 
 def asks_plural(query: str) -> bool:
     """Whether ``query`` asks for several things by a plural noun: "What activities does
-    Melanie partake in?", "What kinds of books has she read?", "What are Joanna's
+    Rosa take part in?", "What kinds of books has she read?", "What are Lena's
     hobbies?"."""
     w = _WORDS.findall(query.lower())
     if not w or w[0] not in ("what", "which"):
@@ -54,10 +54,10 @@ _NOT_PARTICIPLES = frozenset("need feed seed speed breed bred shed bread embed".
 
 def asks_over_time(query: str) -> bool:
     """Whether ``query`` asks, in the present perfect, what someone has done over time:
-    "What has Melanie painted?", "Where has Melanie camped?", "What types of pottery have
-    Melanie and her kids made?". The answer is every time it happened, told in several
-    sessions. Not an ongoing activity ("What has John been teaching?", "How long has Tim
-    been playing?") and not "have" as the verb ("What pets does Nate have?")."""
+    "What has Rosa painted?", "Where has Rosa camped?", "What kinds of kites have
+    Rosa and her kids made?". The answer is every time it happened, told in several
+    sessions. Not an ongoing activity ("What has Omar been teaching?", "How long has Ivan
+    been playing?") and not "have" as the verb ("What pets does Ivan have?")."""
     w = _WORDS.findall(query.lower())
     for i, x in enumerate(w):
         if x == "how" and w[i + 1 : i + 2] == ["long"]:
@@ -75,11 +75,11 @@ def asks_over_time(query: str) -> bool:
 
 def asks_habit(query: str) -> bool:
     """Whether ``query`` asks, in the present simple, what someone does or is like: "What
-    does Tim do to escape reality?", "What kind of stories does Tim write?", "What does
-    Audrey view her pets as?". A habit, like what someone has done over time
+    does Ivan do to unwind?", "What kind of songs does Ivan write?", "What does
+    Lena see her cats as?". A habit, like what someone has done over time
     (:func:`asks_over_time`), is told in several sessions. A "what" or "which" question
-    whose first auxiliary is "does" or "do": not one asking in the past ("What did Melanie
-    and her family do while camping?") or in another tense."""
+    whose first auxiliary is "does" or "do": not one asking in the past ("What did Rosa
+    and her family do at the lake?") or in another tense."""
     w = _WORDS.findall(query.lower())
     if not w or w[0] not in ("what", "which"):
         return False

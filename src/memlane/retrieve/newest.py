@@ -1,6 +1,6 @@
 """Newest truth first: when several sessions say nearly the same thing, the newest leads.
 
-"What is my current ...", "how many ... do I have", "where did Rachel move to": when
+"What is my current ...", "how many ... do I have", "where did my sister move to": when
 several sessions speak to the subject, the newest one holds the answer unless the
 question names an earlier time ("initially", "at first", "before ...", "two weeks ago").
 A request for advice ("Any tips?") asks for no value that changed, and is left alone too.
@@ -63,7 +63,7 @@ def names_earlier_time(query: str) -> bool:
 def asks_newest(query: str) -> bool:
     """Whether the newest of several near-duplicate sessions should lead for ``query``:
     never for a request for advice (``memlane.retrieve.advice.asks_advice``: "I'm planning
-    a trip to Denver soon. Any suggestions?" is answered by what the user said they like,
+    a trip to Porto soon. Any suggestions?" is answered by what the user said they like,
     and a newer session is no newer value of it); always when it names the present ("now",
     "currently", "still", "latest"); otherwise unless it names an earlier time
     (``names_earlier_time``)."""

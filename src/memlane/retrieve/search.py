@@ -152,8 +152,8 @@ class SearchOptions:
     """When the query names a speaker, that speaker's turns with no first-person word keep
     this share of their relevance (1: off; ``_demote_reactions``)."""
     named_lift: float = 0.0
-    """For a question asking for things known by their names ("What books has Tim
-    read?"), candidate turns with a speaker that name something gain this share of their
+    """For a question asking for things known by their names ("What films has Rosa
+    seen?"), candidate turns with a speaker that name something gain this share of their
     relevance (0: off; ``_lift_named``)."""
     doing_lift: float = 0.0
     """For a question asking what someone does ("What are Joanna's hobbies?"), candidate
@@ -514,7 +514,7 @@ REPLY_QUESTIONS = 8
 
 
 def _replies(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
-    """A question one speaker asked ("What breed is your pup again?") that matches the
+    """A question one speaker asked ("What breed is your kitten again?") that matches the
     query well lifts the turn that answers it, the next turn of its session, to
     ``reply_lift ×`` its relevance: the answer often shares no word with the query. Only
     turns with a speaker (conversations between people) ask such questions."""
@@ -555,7 +555,7 @@ FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", re.I
 
 SPEAKS_OF_SELF = re.compile(r"\b(?:i|m(?:e|y|ine|yself)|we|our|us)\b", re.IGNORECASE)
 """A first-person word, singular or plural: a speaker telling of themselves ("we went
-camping with my fam"). The forms with an apostrophe ("I'm", "we've") are found by their
+sailing with my cousins"). The forms with an apostrophe ("I'm", "we've") are found by their
 "i" or "we", which a word boundary ends: the short pattern takes a third of the time of
 one listing them (a question about the user asks of ~200 turns; tested equal)."""
 
@@ -567,17 +567,17 @@ def _reaction(ctx: _Ctx, it: Item | None) -> bool:
 
 
 def _demote_reactions(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
-    """When the query names a speaker ("What activities does Melanie partake in?"), the
+    """When the query names a speaker ("What activities does Rosa take part in?"), the
     evidence is what that speaker tells of themselves. Their turns with no first-person
     word are reactions and questions to the other speaker ("Wow, that's so cool!", "What
-    breed is your pup?") and keep ``reaction_factor`` of their relevance."""
+    breed is your kitten?") and keep ``reaction_factor`` of their relevance."""
     return _demote(ctx, cands, _reaction, ctx.opts.reaction_factor)
 
 
 def _lift_named(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
-    """A question asking for things known by their names ("What books has Tim read?",
-    "Which cities has John been to?": ``memlane.retrieve.answerform``) is answered by turns
-    that name one ("I'm reading "Dune" by Frank Herbert"). Each candidate turn with a
+    """A question asking for things known by their names ("What films has Rosa seen?",
+    "Which places has Omar been to?": ``memlane.retrieve.answerform``) is answered by turns
+    that name one ("I'm reading "Ivanhoe" by Walter Scott"). Each candidate turn with a
     speaker that names something (not a speaker), spoken by the focused speaker when there
     is one, gains ``named_lift`` of its relevance, before stage one ranks the sessions."""
     speakers = speakers_of(it for c in cands if (it := ctx.items.get(c.id)) is not None)
@@ -585,9 +585,9 @@ def _lift_named(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
 
 
 def _lift_doing(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
-    """A question asking what someone does ("What activities does Melanie partake in?",
-    "What are Joanna's hobbies?") is answered by their first-person statements of doing
-    ("we went camping with my fam", "I started surfing five years ago"), whose words differ
+    """A question asking what someone does ("What activities does Rosa take part in?",
+    "What are Lena's hobbies?") is answered by their first-person statements of doing
+    ("we went sailing with my cousins", "I took up rowing three years ago"), whose words differ
     from the question's. Each such candidate turn with a speaker (the focused speaker's,
     when there is one) gains ``doing_lift`` of its relevance, before stage one."""
     return _lift_form(ctx, cands, tells_doing, ctx.opts.doing_lift)
@@ -615,10 +615,10 @@ def _timeless(ctx: _Ctx, it: Item | None) -> bool:
 
 
 def _demote_timeless(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
-    """A question asking when ("When did Nate win an international tournament?") is
-    answered by the turn that dates the event ("I won an international tournament
-    yesterday!"); a turn that places nothing in time ("Gaming has brought me so much
-    success") speaks of the subject, not of its time, and keeps ``timeless_factor`` of its
+    """A question asking when ("When did Ivan win the regional chess cup?") is
+    answered by the turn that dates the event ("I won the regional chess cup
+    yesterday!"); a turn that places nothing in time ("Chess has given me so much
+    joy") speaks of the subject, not of its time, and keeps ``timeless_factor`` of its
     relevance. On LoCoMo's dev questions that start "When", 113 of the 123 evidence turns place
     something in time, against 392 of the 1,078 other turns of their first 10 hits. Only
     turns with a speaker (conversations between people) are demoted."""
@@ -626,7 +626,7 @@ def _demote_timeless(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
 
 
 def about_user(query: str) -> bool:
-    """Whether ``query`` asks about the user ("What was my previous occupation?") rather
+    """Whether ``query`` asks about the user ("What was my first job title?") rather
     than recalling what the assistant said (``asks_assistant``)."""
     return FIRST_PERSON.search(query) is not None and not asks_assistant(query)
 
@@ -651,8 +651,8 @@ def _about_user_factor(ctx: _Ctx, it: Item | None) -> float | None:
 
 def _demote_impersonal(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     """A question about the user is answered by what the user said about themselves. A
-    user turn with no first-person word ("Part 36 (3) It is to be presumed...", "Can you
-    list the most significant studies on this matter?") is a task handed to the
+    user turn with no first-person word ("Clause 4 (b) shall be read as...", "Can you
+    list the main studies on this topic?") is a task handed to the
     assistant, and keeps ``impersonal_factor`` of its relevance, so sessions of such tasks
     stop outranking the user's own statements in stage one. The assistant's turns, which
     restate the user's subject at length, keep ``assistant_factor``. Turns with a speaker
@@ -799,8 +799,8 @@ def _speaker_leads(ctx: _Ctx, cands: list[Candidate], depth: int, lead: float = 
     least ``lead`` times the relevance of every other speaker's best (always, for ``lead``
     0). An adversarial question names the wrong speaker for what the other one told, so
     its words lead to the other's turns: by count when only the other told of the topic,
-    by the best match when both did. A partner's question or reaction ("What instrument
-    are you playing?") repeats the question's words but tells of no one, so it does not
+    by the best match when both did. A partner's question or reaction ("What sport
+    are you training for?") repeats the question's words but tells of no one, so it does not
     count (session 29)."""
     said = [(s, c.relevance, it.text) for c in cands if (it := ctx.items.get(c.id)) is not None
             and (s := speaker_of(it)) is not None]
@@ -1162,8 +1162,8 @@ meaning tier's ``meaning_speaker_gate``): an adversarial question names the wron
 def _strays(ctx: _Ctx, cands: list[Candidate], shortlisted: set[SessionKey]) -> list[int]:
     """The turns among the first ``pool_candidates`` candidate turns by relevance whose
     session stage one did not shortlist, for a question asking what someone has done over
-    time ("What has Melanie painted?", "Where has Melanie camped?": ``asks_over_time``),
-    or what the one person it names does ("What does Tim do to escape reality?":
+    time ("What has Rosa painted?", "Where has Rosa camped?": ``asks_over_time``),
+    or what the one person it names does ("What does Ivan do to unwind?":
     ``asks_habit``, when that person leads the candidates, ``_Ctx.leads``), that does not
     count ("How many ... have I ...?"): its answer is told in more sessions than stage one
     keeps (docs/retrieval.md, sessions 31 and 39)."""
@@ -1207,8 +1207,8 @@ def _openers(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int, 
              cand_rank: dict[int, int], top_lex: float,
              entities: dict[SessionKey, tuple[str, ...]], top_score: float) -> list[_Scored]:
     """Session openers: in a chat between a user and an assistant, the user's first turn
-    states what the session is about ("I'm looking into a new tire for my commuter
-    bike"), and a question that gathers over sessions ("How many bikes did I service?")
+    states what the session is about ("I'm looking into a new shade for my desk
+    lamp"), and a question that gathers over sessions ("How many lamps did I repair?")
     needs it even when a later turn matched the words better. Each of the best sessions'
     first user turn scores at least ``opener_lift ×`` its session's best hit. Sessions with
     speakers (conversations between people) are left alone: their first turn is a
@@ -1263,9 +1263,8 @@ def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int
                entities: dict[SessionKey, tuple[str, ...]], top_score: float) -> list[_Scored]:
     """The user's next turn continues the subject of their best turn: an advice question
     ("Any cultural events this weekend?") is answered by the user's likes and plans, which
-    they state over several turns ("...cultural exchange? I'd love to attend something like
-    the festival I volunteered at", then "I've been trying to improve my conversational
-    skills"), and the later ones share fewer words with the question. In each of the best
+    they state over several turns ("...I'd love to go to something like the street fair I
+    helped at", then "I've been practising my French lately"), and the later ones share fewer words with the question. In each of the best
     sessions, the first user turn after the session's best user hit scores at least
     ``continue_lift ×`` that hit, and joins the pool if it was not there. Turns with a
     speaker are left alone. Returns the turns that were not in the pool yet."""
@@ -1309,9 +1308,9 @@ def _continues(ctx: _Ctx, pool: list[_Scored], top: list[Any], cand_of: dict[int
 
 
 def _spread(ctx: _Ctx, pool: list[_Scored], first: list[SessionKey], n: int) -> list[_Scored]:
-    """A gathering question ("How many kitchen items did I replace or fix?") counts over
+    """A gathering question ("How many garden tools did I replace or fix?") counts over
     sessions, and each session tells its piece once, most often in its opener ("I'm
-    looking for some new breakfast recipes..."), while a later turn of a session that
+    after a few new soup recipes..."), while a later turn of a session that
     matched the words better takes its slots. ``pool`` (best first) reordered so that its
     first ``n`` hold the opener (``_openers``) of each session in ``first`` that scores at
     least ``gather_openers ×`` the best hit, then the rest by score. The first ``n`` stay in

@@ -1,7 +1,7 @@
 """Speaker focus: a question about one participant of a conversation reads that
 participant's own turns first.
 
-In a chat between people ("What activities does Melanie partake in?", "What did Caroline
+In a chat between people ("What activities does Rosa take part in?", "What did Lena
 research?") the evidence is nearly always what the named person said (on LoCoMo's dev
 split, 438 of the 455 evidence turns of multi-hop questions). The name itself is a poor
 search word there: it is in the keys of every turn that person spoke and in the text of
@@ -76,8 +76,8 @@ JOINED = re.compile(r"\b(?:and|or|both|together|each other|between|with each oth
 
 
 def first_named_speaker(items: Iterable[Item], query: str) -> str | None:
-    """When the query names two of these turns' speakers apart ("What achievement did John
-    share with Tim?", "What did Nate do for Joanna?"), the first one named: the one the
+    """When the query names two of these turns' speakers apart ("What news did Omar
+    share with Ivan?", "What did Ivan do for Lena?"), the first one named: the one the
     question asks about, the other only its listener. None when it names fewer or more
     than two, or joins them (``JOINED`` between the two names: "Caroline and Melanie")."""
     speakers = speakers_of(items)

@@ -11,7 +11,7 @@ window (and, less, near it); nothing is filtered. Supported: ``yesterday``, ``to
 
 ``day_part_words`` reads a part of the day the query names ("in the evening") as the words
 that name the same hours: the parts it overlaps ("night") and the clock's "pm", so that
-"I prefer winding down by 9:30 pm" answers "activities I can do in the evening".
+"I like to relax after 8:30 pm" answers "what could I do in the evening".
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def time_windows(query: str, now: datetime) -> list[TimeWindow]:
         out.append(TimeWindow(today - timedelta(days=days), today + timedelta(days=1), m.group(0)))
     out.extend(_last_unit(m, today) for m in _LAST_UNIT.finditer(query))
     for m in _LAST_DAY.finditer(query):
-        # "on the Wednesday two months ago": the other phrase already places it.
+        # "on the Friday three weeks ago": the other phrase already places it.
         if not (m.group(1).lower().startswith("on") and out):
             out.append(_weekday(m, today))
     dated: list[tuple[int, int]] = []
@@ -284,8 +284,8 @@ _WHEN_PHRASE = re.compile(
 
 
 def asks_when(query: str) -> bool:
-    """Whether ``query`` asks for a time: "When did Nate win his third tourney?", "Which
-    year did Audrey adopt her dogs?", "How long ago was ...?"."""
+    """Whether ``query`` asks for a time: "When did Ivan win his second cup?", "Which
+    year did Lena adopt her cats?", "How long ago was ...?"."""
     return _ASKS_WHEN.search(query) is not None
 
 
