@@ -5469,6 +5469,42 @@ class _Reader:
                         and len(_content(s)) >= 2):
                     self.put((ti, si), "open_questions", clean(s))
 
+    _ASKED_TO_FIND = re.compile(
+        r"\b(?:ask|check|find\s+out|confirm|chase)\b(?:\s+(?!(?:whether|if)\b)[\w'&.-]+){0,5}?\s+(?:about\s+)?"
+        r"(?P<q>(?:whether|if)\s+(?!(?:i|we|you|u|he|she|they|it|that|this|there|one|mine|ours|theirs|his|hers|to)\b)"
+        r"(?![^,;:!?]*\b(?:free|open|lend|borrow|spare)\b)[^,;:!?]+)", re.IGNORECASE)
+    """Someone to ask or check whether a named thing holds ("I'll ask facilities whether the UV lamp in
+    3.12 still works", "Also ask whether their insurance covers goods in transit", "somebody find out
+    whether the entry fees cover the site rent"): the question, its subject no pronoun (a pronoun's
+    question, "ask Koen if he can shoot the climb", is mostly a favour asked), nor a date, room or
+    thing asked for ("whether the hall is free that evening", "if the lawns are open", "whether
+    Ambleside can lend us a handpiece": a booking or a loan, the step alone): :meth:`asked_to_find`."""
+
+    def asked_to_find(self) -> None:
+        """A participant's sentence that someone will ask, check or find out whether a named thing
+        holds (:data:`_ASKED_TO_FIND`) leaves that question open until then: the open question
+        ("Whether the UV lamp in 3.12 still works?") beside the step the sentence is, as
+        :meth:`doubt_to_check` writes a doubt's (docs/summary-eval.md's guide: a question someone
+        will find out the answer to is both an open question and that person's step). Not a
+        question, nor a sentence already written as an open question. Read after the sentence
+        model, so its training rows stay as they were (session 52, oq52)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if s.endswith("?") or self.cues.placed.get((ti, si)) == "open_questions":
+                    continue
+                low = s.lower()
+                if ("whether" not in low and "if" not in low) or not any(
+                        w in low for w in ("ask", "check", "find out", "confirm", "chase")):
+                    continue  # (most sentences hold none: no pattern run)
+                found = self._ASKED_TO_FIND.search(s)
+                if found is None or len(_content(found.group("q")) - _WH_WORDS) < 2:
+                    continue
+                question = _as_unknown(found)
+                if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
+                    self.cues.open_questions.append(question)
+
     def plain_questions(self) -> None:
         """Each open question written without the speaker's intensifiers (:data:`_INTENSIFIER`:
         "Whether we can even field enough voices?" is "Whether we can field enough voices?"), in
@@ -7242,5 +7278,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.unsure_asked()
     reader.asker_unsure()
     reader.cannot_settle()
+    reader.asked_to_find()
     reader.plain_questions()
     return reader.cues
