@@ -5505,6 +5505,40 @@ class _Reader:
                 if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
                     self.cues.open_questions.append(question)
 
+    _PUT_OFF_NEXT = re.compile(
+        r"\blet'?s\s+(?:just\s+)?(?:see\s+(?:who|how|what|if|whether|where|when)\b|not\s+(?:decide|settle|guess|worry\s+about)\b|"
+        r"think\s+about\s+(?:that|it|this)\s+(?:next|later|another|when|after|nearer)\b|wait\s+(?:till|until|and\s+see|to\s+see)\b)|"
+        r"\bcross\s+that\s+bridge\b|"
+        r"\b(?:we'?ll|we\s+can)\s+(?:fight|argue|talk|worry)\s+about\s+(?:that|it|this|the\s+[\w' -]+?)\s+(?:later|in\s+\w+|next)\b",
+        re.IGNORECASE)
+    """A reply putting off what was just asked ("Let's see who turns up in the first month.", "let's
+    cross that bridge when we get to it", "Let's not decide tonight", "let's think about that next
+    week", "we can fight about the bouncy castle in May"): :meth:`put_off_next`."""
+
+    def put_off_next(self) -> None:
+        """A participant's last question of a turn that the next turn, another participant's, puts
+        off in its first two sentences (:data:`_PUT_OFF_NEXT`) and decides nothing: the question stays
+        open ("Are we entering a women's team this year?" — "Six isn't seven. Let's see who turns up in
+        the first month."). :meth:`still_open` reads the answer's first sentence in other words
+        (:data:`_TALK_AT`, :data:`_HOLDS_OPEN`); here the put-off may follow what the answer says
+        first. Among people only; not a request ("Can we…?"). Read after the sentence model, so its
+        training rows stay as they were (session 52, oq52)."""
+        if self.assisted:
+            return
+        for ti, turn in enumerate(self.turns[:-1]):
+            nxt = self.turns[ti + 1]
+            if turn.role != "user" or nxt.role != "user" or nxt.who == turn.who:
+                continue
+            last = max((i for i, x in enumerate(turn.sentences) if x.endswith("?")), default=None)
+            if last is None or (ti, last) in self.cues.placed:
+                continue
+            s = turn.sentences[last]
+            if _ASKS.match(s) or len(_content(s)) < 2 or self.decided_in(ti + 1):
+                continue
+            if any("let" in x.lower() or "bridge" in x or "about" in x for x in nxt.sentences[:2]) and any(
+                    self._PUT_OFF_NEXT.search(x) for x in nxt.sentences[:2]):
+                self.put((ti, last), "open_questions", clean(s))
+
     def plain_questions(self) -> None:
         """Each open question written without the speaker's intensifiers (:data:`_INTENSIFIER`:
         "Whether we can even field enough voices?" is "Whether we can field enough voices?"), in
@@ -7279,5 +7313,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.asker_unsure()
     reader.cannot_settle()
     reader.asked_to_find()
+    reader.put_off_next()
     reader.plain_questions()
     return reader.cues
