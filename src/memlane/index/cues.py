@@ -5515,14 +5515,19 @@ class _Reader:
     cross that bridge when we get to it", "Let's not decide tonight", "let's think about that next
     week", "we can fight about the bouncy castle in May"): :meth:`put_off_next`."""
 
+    _NOT_ME = re.compile(r"^(?:(?:well|hmm|ha|oh|sorry)[,.!]?\s+)?not\s+me\b", re.IGNORECASE)
+    """A reply that takes nothing on ("Not me, I'm at work until four.", "Not me either"):
+    :meth:`put_off_next`."""
+
     def put_off_next(self) -> None:
         """A participant's last question of a turn that the next turn, another participant's, puts
-        off in its first two sentences (:data:`_PUT_OFF_NEXT`) and decides nothing: the question stays
-        open ("Are we entering a women's team this year?" — "Six isn't seven. Let's see who turns up in
-        the first month."). :meth:`still_open` reads the answer's first sentence in other words
-        (:data:`_TALK_AT`, :data:`_HOLDS_OPEN`); here the put-off may follow what the answer says
-        first. Among people only; not a request ("Can we…?"). Read after the sentence model, so its
-        training rows stay as they were (session 52, oq52)."""
+        off in its first two sentences (:data:`_PUT_OFF_NEXT`) or opens by taking nothing on
+        (:data:`_NOT_ME`), and decides nothing: the question stays open ("Are we entering a women's
+        team this year?" — "Six isn't seven. Let's see who turns up in the first month."; "Who's going
+        to be treasurer for this?" — "Not me either"). :meth:`still_open` reads the answer's first
+        sentence in other words (:data:`_TALK_AT`, :data:`_HOLDS_OPEN`); here the put-off may follow
+        what the answer says first. Among people only; not a request ("Can we…?"). Read after the
+        sentence model, so its training rows stay as they were (session 52, oq52)."""
         if self.assisted:
             return
         for ti, turn in enumerate(self.turns[:-1]):
@@ -5535,8 +5540,9 @@ class _Reader:
             s = turn.sentences[last]
             if _ASKS.match(s) or len(_content(s)) < 2 or self.decided_in(ti + 1):
                 continue
-            if any("let" in x.lower() or "bridge" in x or "about" in x for x in nxt.sentences[:2]) and any(
-                    self._PUT_OFF_NEXT.search(x) for x in nxt.sentences[:2]):
+            if (nxt.sentences and self._NOT_ME.match(nxt.sentences[0])) or (any(
+                    "let" in x.lower() or "bridge" in x or "about" in x for x in nxt.sentences[:2]) and any(
+                    self._PUT_OFF_NEXT.search(x) for x in nxt.sentences[:2])):
                 self.put((ti, last), "open_questions", clean(s))
 
     def plain_questions(self) -> None:
