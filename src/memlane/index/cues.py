@@ -5484,9 +5484,9 @@ class _Reader:
         """A participant's sentence that someone will ask, check or find out whether a named thing
         holds (:data:`_ASKED_TO_FIND`) leaves that question open until then: the open question
         ("Whether the UV lamp in 3.12 still works?") beside the step the sentence is, as
-        :meth:`doubt_to_check` writes a doubt's (docs/summary-eval.md's guide: a question someone
-        will find out the answer to is both an open question and that person's step). Not a
-        question, nor a sentence already written as an open question. Read after the sentence
+        :meth:`doubt_to_check` writes a doubt's (the labelled sets since heldout46 write a question
+        someone will find out the answer to as both an open question and that person's step). Not
+        a question, nor a sentence already written as an open question. Read after the sentence
         model, so its training rows stay as they were (session 52, oq52)."""
         for ti, turn in enumerate(self.turns):
             if turn.role != "user":
