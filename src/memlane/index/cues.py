@@ -5506,14 +5506,14 @@ class _Reader:
                     self.cues.open_questions.append(question)
 
     _PUT_OFF_NEXT = re.compile(
-        r"\blet'?s\s+(?:just\s+)?(?:see\s+(?:who|how|what|if|whether|where|when)\b|not\s+(?:decide|settle|guess|worry\s+about)\b|"
-        r"think\s+about\s+(?:that|it|this)\s+(?:next|later|another|when|after|nearer)\b|wait\s+(?:till|until|and\s+see|to\s+see)\b)|"
-        r"\bcross\s+that\s+bridge\b|"
-        r"\b(?:we'?ll|we\s+can)\s+(?:fight|argue|talk|worry)\s+about\s+(?:that|it|this|the\s+[\w' -]+?)\s+(?:later|in\s+\w+|next)\b",
+        r"\blet'?s\s+(?:just\s+)?(?:see\s+(?:who|how|what|if|whether|where|when)\b|not\s+(?:decide|settle|guess)\b|"
+        r"think\s+about\s+(?:that|it|this)\s+(?:next|later|another|when|after|nearer)\b)|\bcross\s+that\s+bridge\b|"
+        r"\b(?:we'?ll|we\s+can)\s+(?:fight|argue|talk)\s+about\s+(?:that|it|this|the\s+[\w' -]+?)\s+(?:later|in\s+\w+|next)\b",
         re.IGNORECASE)
     """A reply putting off what was just asked ("Let's see who turns up in the first month.", "let's
     cross that bridge when we get to it", "Let's not decide tonight", "let's think about that next
-    week", "we can fight about the bouncy castle in May"): :meth:`put_off_next`."""
+    week", "we can fight about the bouncy castle in May"): :meth:`put_off_next`. ("Let's wait till …"
+    at a reply's head is :data:`_PUT_OFF`'s, read by :meth:`question`.)"""
 
     _NOT_ME = re.compile(r"^(?:(?:well|hmm|ha|oh|sorry)[,.!]?\s+)?not\s+me\b", re.IGNORECASE)
     """A reply that takes nothing on ("Not me, I'm at work until four.", "Not me either"):
