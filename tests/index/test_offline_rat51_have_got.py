@@ -1,7 +1,7 @@
 """Session 51 (rat51), rationale (docs/summary-eval.md, "Session 51: rationale written wrong
 (rat51)"): "I've got / We've got …" tells what the speaker has to hand, as "There's …" does; the
-shipped sentence model read it as a reason and the summary wrote it (``_HAVE_GOT``, screened in
-``_Reader.learned``'s rationale lines)."""
+shipped sentence model read it as a reason and the summary wrote it (``_TO_HAND``, with "There's …"
+since session 52, screened in ``_Reader.learned``'s rationale lines)."""
 
 import pytest
 

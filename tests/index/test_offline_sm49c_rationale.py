@@ -1,6 +1,6 @@
 """Session 49 (sm49c): rationale the sentence model adds that gives no reason. ``_SO_DRAWN``: a
-sentence opening with "So", a consequence drawn; ``_THERE_IS``: "There's / There are …", what is
-to hand (docs/summary-eval.md, "Session 49: the model's
+sentence opening with "So", a consequence drawn; ``_TO_HAND`` (``_THERE_IS`` before session 52):
+"There's / There are …", what is to hand (docs/summary-eval.md, "Session 49: the model's
 rationale screened (sm49c)", with the counts over every development set). Conversations written
 for this test."""
 
@@ -42,15 +42,16 @@ def test_what_there_is_is_no_reason():
 
 
 def test_the_screens_read_their_marks_only():
-    from memlane.index.cues import _SO_DRAWN, _THERE_IS
+    from memlane.index.cues import _SO_DRAWN, _TO_HAND
 
     for said in ("So no raffle this year.", "so that's the bottleneck.", "So, two tins then."):
         assert _SO_DRAWN.match(said), said
     for said in ("So with the van in for repair, the Tuesday round is short.", "Sorting takes an hour.",
                  "It's so loud on Fridays.", "So because nobody drives, the minibus it is."):
         assert not _SO_DRAWN.match(said), said
-    for said in ("There's a binder in town my aunt used.", "there are four clocks in the cupboard", "There is one left."):
-        assert _THERE_IS.match(said), said
+    for said in ("There's a binder in town my aunt used.", "there are four clocks in the cupboard", "There is one left.",
+                 "I've got my aunt's old bow for it.", "We have only got £300 left."):
+        assert _TO_HAND.match(said), said
     for said in ("There's no parking after six.", "There are not enough seats.", "Therefore the van.",
-                 "Theresa can drive."):
-        assert not _THERE_IS.match(said), said
+                 "Theresa can drive.", "I've gotta go.", "We got the keys."):
+        assert not _TO_HAND.match(said), said
