@@ -3381,6 +3381,26 @@ class _Reader:
                 continue  # "Demon Copperhead it is, I'll order copies …": the choice said first stays
             self.put(where, "action_items", _owned(turn.who, _stop(clean(said))))
 
+    _I_DO_THE = re.compile(
+        r"^(?:(?:and|ok(?:ay)?|yes|yeah|fine|sure|right|great|then|so|also)[,.!]?\s+)*i'?ll\s+do\s+(?:(?:the|my|our|a|an)\s+)?"
+        r"(?!(?:it|that|this|them|both|so|same|one|some|what|whatever|anything|nothing|more|less|all)\b)"
+        r"[a-z][\w-]*(?:\s+(?:and\s+)?[a-z][\w-]*){0,2}(?:\s+then)?\s*(?:[.!,]|$)", re.IGNORECASE)
+    """"I'll do" and a thing in up to three words, alone or before a comma ("I'll do the flyer.", "I'll
+    do cart and checkout, they're both Node.") (:meth:`my_short_task`)."""
+
+    def my_short_task(self) -> None:
+        """Among people, a participant's "I'll do the <thing>" that no reader placed (:attr:`_I_DO_THE`:
+        "I'll do the flyer.", "I'll do the invitations.", "I'll do the line.") takes that thing on: the
+        speaker's step. The patterns and the model leave it, a sentence of one content word
+        (:func:`says_little`) (issue #17, ns52). Not a question. Read after the sentence model, so its
+        training rows do not move."""
+        if self.assisted:
+            return
+        for ti, turn in enumerate(self.turns):
+            for si, said in enumerate(turn.sentences):
+                if ((ti, si) not in self.cues.placed and "?" not in said and self._I_DO_THE.match(said.strip())):
+                    self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(said))))
+
     _ECHO_YES = re.compile(r"^(?P<x>[^,;:?]+?),\s*(?:yes|yeah|yep|fine|agreed)[.!]?$", re.IGNORECASE)
     """A few words of what the speaker before said, then "yes" ("Two nets, yes.", "Per tenant,
     yes.", "Default keys, fine.") (:meth:`echoed_yes`)."""
@@ -7236,6 +7256,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.told_past()
     reader.my_choice_dated()
     reader.my_task_decided()
+    reader.my_short_task()
     reader.echoed_yes()
     reader.agreed_directive()
     reader.opening_report()
