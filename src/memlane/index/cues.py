@@ -334,9 +334,6 @@ _YES_THEN = re.compile(r"^(?:yes|yeah|yep|yup|sure|ok(?:ay)?|will do)[.!]\s", re
 the unknown IPs?"): the request is taken (session 29)."""
 _PARTICLES = frozenset("up out off in down before after".split())
 """Words that say no more of what "it" is ("can you pick it up Friday?")."""
-_NOT_ASKED = frozenset("be see hear imagine believe tell remind help explain say think guess confirm".split())
-"""Verbs of a question asked as a request ("Can you tell me …?", "Could you confirm …?"), no task:
-:meth:`_Reader.request_taken_up`."""
 _ASKED_VERBS = frozenset("do pull revert look get find open grab sort handle make cover".split())
 """Verbs of a request to a participant beyond the step verbs ("Can you pull the support tickets…")."""
 _TURNED_DOWN = re.compile(r"^(?:no|nope|not|can'?t|i can'?t|sorry|i won'?t|won'?t|i'?m not|unfortunately)\b|"
@@ -3406,41 +3403,39 @@ class _Reader:
                 if ((ti, si) not in self.cues.placed and "?" not in said and self._I_DO_THE.match(said.strip())):
                     self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(said))))
 
-    _CAN_YOU = re.compile(
-        r"^(?:(?:ok(?:ay)?|so|and|also|then|maybe)[,.]?\s+)?(?:(?P<name>" + NAME_WORD + r"),?\s+)?(?:can|could|would)\s+you\s+"
-        r"(?:please\s+|also\s+)?(?P<verb>[a-z]+)\b(?P<rest>[^?]*)\??$", re.IGNORECASE)
-    """A request put to the one who answers ("Aled can you make a sign for the shelf?", "can you measure
-    the door frame?") (:meth:`request_taken_up`)."""
-    _TAKEN_UP = re.compile(r"^(?:yes|yep|yeah|yup|sure|ok(?:ay)?|will\s+do|on\s+it|of\s+course|no\s+problem|"
-                           r"can\s+do|happy\s+to|i'?ll|i\s+will)\b", re.IGNORECASE)
-    """An answer that takes a request up ("yep, by next team meeting", "will do when i get home")."""
+    _TAKES_IT_UP = re.compile(r"^(?:yes|yep|yeah|yup|sure|ok(?:ay)?|will\s+do|on\s+it|of\s+course|no\s+problem|"
+                              r"can\s+do|happy\s+to|i'?ll|i\s+will)\b", re.IGNORECASE)
+    """An answer opening by taking a request up, whatever follows ("yep, by next team meeting", "yeah,
+    I'll have them in by Wednesday"; :data:`_TAKEN_UP` is a bare acceptance) (:meth:`request_taken_up`)."""
     _ASIDE_AFTER = re.compile(r",\s+(?=(?:she|he|they|it|it's|that|that's|this|we|i|i'm|you|you're|there)\b).*$",
                               re.IGNORECASE)
+    """A last clause after a comma with a subject of its own ("…, she'll appreciate being asked")."""
 
     def request_taken_up(self) -> None:
-        """Among people, a request "can / could / would you <do> …" no reader placed (:attr:`_CAN_YOU`:
+        """Among people, a request "can / could / would you <do> …" no reader placed (:data:`_REQUEST_TO`:
         "Aled can you make a sign for the shelf?", its name with no comma; "can you measure the door
-        frame?", no name) that the next turn, another speaker's, takes up (:attr:`_TAKEN_UP`: "yep, by
+        frame?", no name) that the next turn, another speaker's, takes up (:attr:`_TAKES_IT_UP`: "yep, by
         next team meeting", "will do when i get home") is that speaker's step, in the request's words:
-        the answer says only when (issue #17, ns52). A name said must be the answerer's; an aside after
-        a comma with a subject of its own ("…, she'll appreciate being asked") is left out. Read after
-        the sentence model, so its training rows do not move."""
+        the answer says only when (issue #17, ns52). A name said must be the answerer's; not a question
+        asked as a request (:data:`_NOT_ASKED`), nor "it" with nothing more said of it ("can you pick it
+        up Friday?"); an aside after a comma with a subject of its own is left out. Read after the
+        sentence model, so its training rows do not move."""
         if self.assisted:
             return
         for ti, turn in enumerate(self.turns[:-1]):
             nxt = self.turns[ti + 1]
-            if nxt.who == turn.who or not nxt.sentences or not self._TAKEN_UP.match(nxt.sentences[0]):
+            if nxt.who == turn.who or not nxt.sentences or not self._TAKES_IT_UP.match(nxt.sentences[0]):
                 continue
             for si, said in enumerate(turn.sentences):
-                asked = self._CAN_YOU.match(said.strip()) if (ti, si) not in self.cues.placed else None
-                if asked is None or asked.group("verb").lower() in _NOT_ASKED or (
-                        asked.group("name") and asked.group("name").lower() != nxt.who.split()[0].lower()):
+                asked = _REQUEST_TO.match(said.strip()) if (ti, si) not in self.cues.placed else None
+                if asked is None or (asked.group("who") and asked.group("who").lower() != nxt.who.split()[0].lower()):
                     continue
-                rest = asked.group("rest")
-                pronoun = re.match(r"\s+(?:it|that|this)\b(.*)", rest, re.IGNORECASE)
-                if rest.startswith(",") or (pronoun and len(_content(pronoun.group(1)) - _PARTICLES) < 2):
+                verb, _, rest = asked.group("rest").partition(" ")
+                pronoun = re.match(r"(?:it|that|this)\b(.*)", rest, re.IGNORECASE)
+                if (verb.lower() in _NOT_ASKED or rest.startswith(",") or verb.endswith(",")
+                        or (pronoun and len(_content(pronoun.group(1)) - _PARTICLES) < 2)):
                     continue  # "Can you try, Declan?", "can you pick it up Friday?": what is not said
-                what = self._ASIDE_AFTER.sub("", f"{asked.group('verb').capitalize()}{rest}").strip()
+                what = self._ASIDE_AFTER.sub("", f"{verb.capitalize()} {rest}").strip()
                 if len(_content(what)) >= 2:
                     self.put((ti, si), "action_items", _owned(nxt.who, _stop(clean(what))))
 
