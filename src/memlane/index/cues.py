@@ -3358,27 +3358,29 @@ class _Reader:
 
     _MY_TASK = re.compile(
         r"(?:^|[,;:]\s+|\.\s+)(?:(?:ok(?:ay)?|yes|yeah|yep|sure|right|alright|fine|noted|and|so)[,.!]?\s+)*"
-        r"(?:i'?ll|i\s+will)\s+(?:buy|switch|migrate|order|book|take\s+(?:him|her|them|the\s+\w+)\s+"
+        r"(?:i'?ll|i\s+will)\s+(?:buy|switch(?!\s+to\b)|migrate|order|book|take\s+(?:him|her|them|the\s+\w+)\s+"
         r"(?:to|off|up|down|round|in)\b)", re.IGNORECASE)
     """The speaker's own "I'll buy / switch / migrate / order / book …" or "I'll take them to / off / up
     …" ("I'll buy the eggs at Costco.", "Noted, I'll take him off the lunch order.", "They need fitting
-    properly; I'll take them to the bike shop on Saturday.") (:meth:`my_task_decided`)."""
+    properly; I'll take them to the bike shop on Saturday."); not "switch to", a choice of what to use
+    (:meth:`my_task_decided`)."""
 
     def my_task_decided(self) -> None:
         """Among people, a decision whose sentence is its speaker's own "I'll" of buying, switching,
         migrating, ordering, booking or taking someone or something somewhere (:attr:`_MY_TASK`), with
         no condition and no question, is that speaker's step: what the speaker will do, as
         :meth:`my_choice_dated` reads such a sentence set for a day, here with no day said (issue #17,
-        ns52). Not after a choice said first in the sentence ("Demon Copperhead it is, I'll order copies from
-        Foyles."), nor with the assistant, where "I'll buy …" after advice is the choice made. Read after
-        the decision readers, so the sentence model's training rows do not move."""
+        ns52). Not a standing choice ("… from now on"), nor after a choice said first in the sentence
+        ("Demon Copperhead it is, I'll order copies from Foyles."), nor with the assistant, where "I'll
+        buy …" after advice is the choice made. Read after the decision readers, so the sentence model's
+        training rows do not move."""
         if self.assisted:
             return
         for where, name in list(self.cues.placed.items()):
             turn = self.turns[where[0]]
             said = turn.sentences[where[1]].strip()
             task = self._MY_TASK.search(said) if name == "decisions" and "?" not in said else None
-            if (task is None or re.search(r"\bif\b", said, re.IGNORECASE)
+            if (task is None or re.search(r"\bif\b|\bfrom\s+now\s+on\b", said, re.IGNORECASE)
                     or re.search(r"\b(?:it\s+is|it's|then)\b", said[:task.start()], re.IGNORECASE)):
                 continue  # "Demon Copperhead it is, I'll order copies …": the choice said first stays
             self.put(where, "action_items", _owned(turn.who, _stop(clean(said))))
