@@ -3419,8 +3419,9 @@ class _Reader:
         frame?", no name) that the next turn, another speaker's, takes up (:attr:`_TAKES_IT_UP`: "yep, by
         next team meeting", "will do when i get home") is that speaker's step, in the request's words:
         the answer says only when (issue #17, ns52). A name said must be the answerer's; not a question
-        asked as a request (:data:`_NOT_ASKED`), nor "it" with nothing more said of it ("can you pick it
-        up Friday?"); an aside after a comma with a subject of its own is left out. Read after the
+        asked as a request (:data:`_NOT_ASKED`), nor a choice ("… the boxes or the racks"), as session
+        22's reader of :data:`_REQUEST_TO` screens them, nor "it" with nothing more said of it ("can you
+        pick it up Friday?"); an aside after a comma with a subject of its own is left out. Read after the
         sentence model, so its training rows do not move."""
         if self.assisted:
             return
@@ -3434,7 +3435,7 @@ class _Reader:
                     continue
                 verb, _, rest = asked.group("rest").partition(" ")
                 pronoun = re.match(r"(?:it|that|this)\b(.*)", rest, re.IGNORECASE)
-                if (verb.lower() in _NOT_ASKED or rest.startswith(",") or verb.endswith(",")
+                if (verb.lower() in _NOT_ASKED or " or " in rest or rest.startswith(",") or verb.endswith(",")
                         or (pronoun and len(_content(pronoun.group(1)) - _PARTICLES) < 2)):
                     continue  # "Can you try, Declan?", "can you pick it up Friday?": what is not said
                 what = self._ASIDE_AFTER.sub("", f"{verb.capitalize()} {rest}").strip()
