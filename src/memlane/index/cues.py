@@ -332,6 +332,8 @@ alert at 70%?"): the answer's speaker's task, unless the answer turns it down.""
 _YES_THEN = re.compile(r"^(?:yes|yeah|yep|yup|sure|ok(?:ay)?|will do)[.!]\s", re.IGNORECASE)
 """An answer saying yes and going on to a question of its own in the same sentence run ("yes. and
 the unknown IPs?"): the request is taken (session 29)."""
+_PARTICLES = frozenset("up out off in down before after".split())
+"""Words that say no more of what "it" is ("can you pick it up Friday?")."""
 _ASKED_VERBS = frozenset("do pull revert look get find open grab sort handle make cover".split())
 """Verbs of a request to a participant beyond the step verbs ("Can you pull the support tickets…")."""
 _TURNED_DOWN = re.compile(r"^(?:no|nope|not|can'?t|i can'?t|sorry|i won'?t|won'?t|i'?m not|unfortunately)\b|"
@@ -3349,6 +3351,92 @@ class _Reader:
                     or self._MY_CHOICE_DATED.match(said) is None):
                 continue
             self.put(where, "action_items", _owned(turn.who, _stop(clean(said))))
+
+    _MY_TASK = re.compile(
+        r"(?:^|[,;:]\s+|\.\s+)(?:(?:ok(?:ay)?|yes|yeah|yep|sure|right|alright|fine|noted|and|so)[,.!]?\s+)*"
+        r"(?:i'?ll|i\s+will)\s+(?:buy|switch(?!\s+to\b)|migrate|order|book|take\s+(?:him|her|them|the\s+\w+)\s+"
+        r"(?:to|off|up|down|round|in)\b)", re.IGNORECASE)
+    """The speaker's own "I'll buy / switch / migrate / order / book …" or "I'll take them to / off / up
+    …" ("I'll buy the eggs at Costco.", "Noted, I'll take him off the lunch order.", "They need fitting
+    properly; I'll take them to the bike shop on Saturday."); not "switch to", a choice of what to use
+    (:meth:`my_task_decided`)."""
+
+    def my_task_decided(self) -> None:
+        """Among people, a decision whose sentence is its speaker's own "I'll" of buying, switching,
+        migrating, ordering, booking or taking someone or something somewhere (:attr:`_MY_TASK`), with
+        no condition and no question, is that speaker's step: what the speaker will do, as
+        :meth:`my_choice_dated` reads such a sentence set for a day, here with no day said (issue #17,
+        ns52). Not a standing choice ("… from now on"), nor after a choice said first in the sentence
+        ("Demon Copperhead it is, I'll order copies from Foyles."), nor with the assistant, where "I'll
+        buy …" after advice is the choice made. Read after the decision readers, so the sentence model's
+        training rows do not move."""
+        if self.assisted:
+            return
+        for where, name in list(self.cues.placed.items()):
+            turn = self.turns[where[0]]
+            said = turn.sentences[where[1]].strip()
+            task = self._MY_TASK.search(said) if name == "decisions" and "?" not in said else None
+            if (task is None or re.search(r"\bif\b|\bfrom\s+now\s+on\b", said, re.IGNORECASE)
+                    or re.search(r"\b(?:it\s+is|it's|then)\b", said[:task.start()], re.IGNORECASE)):
+                continue  # "Demon Copperhead it is, I'll order copies …": the choice said first stays
+            self.put(where, "action_items", _owned(turn.who, _stop(clean(said))))
+
+    _I_DO_THE = re.compile(
+        r"^(?:(?:and|ok(?:ay)?|yes|yeah|fine|sure|right|great|then|so|also)[,.!]?\s+)*i'?ll\s+do\s+(?:(?:the|my|our|a|an)\s+)?"
+        r"(?!(?:it|that|this|them|both|so|same|one|some|what|whatever|anything|nothing|more|less|all)\b)"
+        r"[a-z][\w-]*(?:\s+(?:and\s+)?[a-z][\w-]*){0,2}(?:\s+then)?\s*(?:[.!,]|$)", re.IGNORECASE)
+    """"I'll do" and a thing in up to three words, alone or before a comma ("I'll do the flyer.", "I'll
+    do cart and checkout, they're both Node.") (:meth:`my_short_task`)."""
+
+    def my_short_task(self) -> None:
+        """Among people, a participant's "I'll do the <thing>" that no reader placed (:attr:`_I_DO_THE`:
+        "I'll do the flyer.", "I'll do the invitations.", "I'll do the line.") takes that thing on: the
+        speaker's step. The patterns and the model leave it, a sentence of one content word
+        (:func:`says_little`) (issue #17, ns52). Not a question. Read after the sentence model, so its
+        training rows do not move."""
+        if self.assisted:
+            return
+        for ti, turn in enumerate(self.turns):
+            for si, said in enumerate(turn.sentences):
+                if ((ti, si) not in self.cues.placed and "?" not in said and self._I_DO_THE.match(said.strip())):
+                    self.put((ti, si), "action_items", _owned(turn.who, _stop(clean(said))))
+
+    _TAKES_IT_UP = re.compile(r"^(?:yes|yep|yeah|yup|sure|ok(?:ay)?|will\s+do|on\s+it|of\s+course|no\s+problem|"
+                              r"can\s+do|happy\s+to|i'?ll|i\s+will)\b", re.IGNORECASE)
+    """An answer opening by taking a request up, whatever follows ("yep, by next team meeting", "yeah,
+    I'll have them in by Wednesday"; :data:`_TAKEN_UP` is a bare acceptance) (:meth:`request_taken_up`)."""
+    _ASIDE_AFTER = re.compile(r",\s+(?=(?:she|he|they|it|it's|that|that's|this|we|i|i'm|you|you're|there)\b).*$",
+                              re.IGNORECASE)
+    """A last clause after a comma with a subject of its own ("…, she'll appreciate being asked")."""
+
+    def request_taken_up(self) -> None:
+        """Among people, a request "can / could / would you <do> …" no reader placed (:data:`_REQUEST_TO`:
+        "Aled can you make a sign for the shelf?", its name with no comma; "can you measure the door
+        frame?", no name) that the next turn, another speaker's, takes up (:attr:`_TAKES_IT_UP`: "yep, by
+        next team meeting", "will do when i get home") is that speaker's step, in the request's words:
+        the answer says only when (issue #17, ns52). A name said must be the answerer's; not a question
+        asked as a request (:data:`_NOT_ASKED`), nor a choice ("… the boxes or the racks"), as session
+        22's reader of :data:`_REQUEST_TO` screens them, nor "it" with nothing more said of it ("can you
+        pick it up Friday?"); an aside after a comma with a subject of its own is left out. Read after the
+        sentence model, so its training rows do not move."""
+        if self.assisted:
+            return
+        for ti, turn in enumerate(self.turns[:-1]):
+            nxt = self.turns[ti + 1]
+            if nxt.who == turn.who or not nxt.sentences or not self._TAKES_IT_UP.match(nxt.sentences[0]):
+                continue
+            for si, said in enumerate(turn.sentences):
+                asked = _REQUEST_TO.match(said.strip()) if (ti, si) not in self.cues.placed else None
+                if asked is None or (asked.group("who") and asked.group("who").lower() != nxt.who.split()[0].lower()):
+                    continue
+                verb, _, rest = asked.group("rest").partition(" ")
+                pronoun = re.match(r"(?:it|that|this)\b(.*)", rest, re.IGNORECASE)
+                if (verb.lower() in _NOT_ASKED or " or " in rest or rest.startswith(",") or verb.endswith(",")
+                        or (pronoun and len(_content(pronoun.group(1)) - _PARTICLES) < 2)):
+                    continue  # "Can you try, Declan?", "can you pick it up Friday?": what is not said
+                what = self._ASIDE_AFTER.sub("", f"{verb.capitalize()} {rest}").strip()
+                if len(_content(what)) >= 2:
+                    self.put((ti, si), "action_items", _owned(nxt.who, _stop(clean(what))))
 
     _ECHO_YES = re.compile(r"^(?P<x>[^,;:?]+?),\s*(?:yes|yeah|yep|fine|agreed)[.!]?$", re.IGNORECASE)
     """A few words of what the speaker before said, then "yes" ("Two nets, yes.", "Per tenant,
@@ -7360,6 +7448,9 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.choice_before_step()
     reader.told_past()
     reader.my_choice_dated()
+    reader.my_task_decided()
+    reader.my_short_task()
+    reader.request_taken_up()
     reader.echoed_yes()
     reader.agreed_directive()
     reader.opening_report()

@@ -673,6 +673,10 @@ _STANDARD = re.compile(r"\b(?:BS EN ISO|BS EN|BS ISO|BS AU|BS|DIN EN|DIN|EN ISO|
 standard is a labelled reference, 3 of 3). Not a camera's sensitivity ("ISO 800", "ISO 3200"), which
 :func:`_standards` leaves: "ISO" and a number of the sensitivity scale (:data:`_CAMERA_ISO`)."""
 _STANDARD_BODIES = ("BS ", "EN ", "ISO", "IEC ", "DIN ")
+_CRITERION = re.compile(r"\bWCAG \d\.\d{1,2}\.\d{1,2}\b(?![\w/-]|[.,]\d)")
+"""A success criterion of the web accessibility guidelines by its three-part number ("WCAG 2.1.4",
+"WCAG 2.2.1"): the clause a reader looks up, the reference with its body's name as the labels write
+it, where the version alone ("WCAG 2.1 AA") names no clause (session 52, ns52)."""
 _CAMERA_ISO = frozenset(
     "100 125 160 200 250 320 400 500 640 800 1000 1250 1600 2000 2500 3200 4000 5000 6400 8000 10000 "
     "12800 16000 20000 25600 32000 40000 51200 64000".split())
@@ -906,6 +910,8 @@ def _references(text: str) -> Iterator[str]:
             yield from _HEX_ID.findall(text)
         if any(map(text.__contains__, _STANDARD_BODIES)):  # session 39's kind
             yield from _standards(text)
+        if "WCAG " in text:  # session 52's kind
+            yield from _CRITERION.findall(text)
     if "." in text and _MEMBER_GUARD.search(text):  # session 39's kind: turns only
         yield from _MEMBER.findall(text)
     if "git@" in text:  # session 39's kinds: turns only
