@@ -34,7 +34,7 @@ from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.order import best_first, by_relevance, by_score
 from memlane.retrieve.presets import Preset
 from memlane.retrieve.speaker import (first_named_speaker, focus_speaker, query_without_name, speaker_of,
-                                     speakers_of, without_name)
+                                     speaker_words, speakers_of, without_name)
 from memlane.retrieve.text import query_terms
 from memlane.retrieve.timeparse import TimeWindow, asks_when, day_part_words, says_when, time_windows
 from memlane.retrieve.twostage import (
@@ -1040,17 +1040,33 @@ def _flat(ctx: _Ctx, cands: list[Candidate], k: int) -> list[_Scored]:
     return head + [x for x in out if x.id not in chosen]
 
 
+def _entity_shares(ctx: _Ctx) -> dict[SessionKey, float]:
+    """The share of the entities the query names (the entity graph's names, not the
+    speakers of the candidate turns: every session of theirs names them) that each session
+    holding any of them mentions (``memlane.retrieve.graph.entity_sessions``): stage one's
+    ``entity_boost``."""
+    if ctx.filters.scope is None:
+        return {}  # entities are kept per scope
+    from memlane.retrieve.graph import entity_sessions
+
+    named = entity_sessions(ctx.store, ctx.filters.scope, query_terms(ctx.query),
+                            query=ctx.query, skip=speaker_words(speakers_of(ctx.items.values())))
+    shares: dict[SessionKey, float] = {}
+    for held in named.values():
+        for sid in held:
+            shares[sid] = shares.get(sid, 0.0) + 1.0 / len(named)
+    return shares
+
+
 def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Scored]:
     o = ctx.opts
-    sessions = rank_sessions(cands, ctx.items, o.stage, ctx.windows, ctx.now, dated=ctx.dated)
-    sessions = _proto_entity_count(ctx, cands, sessions)  # RET52 prototype
+    sessions = rank_sessions(cands, ctx.items, o.stage, ctx.windows, ctx.now, dated=ctx.dated,
+                             entities=_entity_shares(ctx) if o.stage.entity_boost > 0 else None)
     t.lap("stage1_ms")
     by_key = {s.key: s for s in sessions}
     top_score = sessions[0].score if sessions and sessions[0].score > 0 else 1.0
     wide = o.gather_sessions if o.gather_sessions and gathers(ctx.query) else 0
     top = [s for s in sessions[: o.top_sessions + wide]]
-    extra = _proto_entity_sessions(ctx, cands, sessions, top, wide)  # RET52 prototype
-    top += extra
     # one pass over the ~400 candidates: each one's record and rank, the candidates of
     # each session in their order (each top session scanned all of them twice), how many
     # of those are turns, and the entities of the sessions' summaries
@@ -1130,7 +1146,7 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
         pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
     if o.newest_weight > 0 and asks_newest(ctx.query):
         _newest_first(ctx, _early(pool, late), o.newest_weight)
-    if wide or strays or extra:
+    if wide or strays:
         _below_top(pool, {s.key for s in top[: o.top_sessions]})
     pool.sort(key=by_score)
     if wide and o.gather_openers > 0 and ctx.openers:
@@ -1154,125 +1170,6 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
                                      "candidate_rank": float(cand_rank[c.id])}))
     rest.sort(key=lambda x: (by_key[x.key].rank, *by_score(x)))
     return head + rest
-
-
-def _proto_query_entities(ctx: _Ctx, cands: list[Candidate], kinds: str
-                          ) -> dict[str, set[SessionKey]]:
-    """RET52 prototype: each entity the query names -> the sessions holding it."""
-    q = ctx.query
-    out: dict[str, set[SessionKey]] = {}
-    if "s" in kinds:
-        from memlane.retrieve.speaker import _bare, _words
-        terms = {_bare(t) for t in ctx.terms} | {_bare(t) for t in query_terms(q)}
-        spk = speakers_of(ctx.items.values())
-        for name in sorted(x for x in spk if (w := _words(x)) and all(y in terms for y in w)):
-            out["spk:" + name] = {session_key(it) for c in cands
-                                  if (it := ctx.items.get(c.id)) is not None
-                                  and speaker_of(it) == name}
-    if "g" in kinds and ctx.filters.scope is not None:
-        from memlane.index.graph import items_naming, spellings
-        from memlane.retrieve.graph import query_entities
-        store = ctx.store
-        scope = ctx.filters.scope
-        names = query_entities(store.entity_names(scope), query_terms(q), q)
-        spk_words = {w for x in speakers_of(ctx.items.values()) for w in x.lower().split()}
-        written = spellings(store, scope) if names else {}
-        import os
-        for n in names:
-            if set(n.split()) <= spk_words and not os.environ.get("RET52_NOSKIP"):
-                continue
-            held: set[SessionKey] = set()
-            for ent in store.find_entities(n, scope):
-                found = items_naming(store, {ent.name} | written.get(n, set()), scope, 41)
-                if len(found) > 40 and os.environ.get("RET52_NOSKIP"):
-                    continue
-                for it in found:
-                    if it.session_id is not None:
-                        held.add(it.session_id)
-            if 0 < len(held) <= 40:
-                out[n] = held
-    return out
-
-
-def _proto_entity_count(ctx: _Ctx, cands: list[Candidate], sessions: list[SessionScore]
-                        ) -> list[SessionScore]:
-    """RET52 prototype: a session's stage-one score x (1 + w x share of the query's entities
-    it holds)."""
-    import os
-    w = float(os.environ.get("RET52_COUNT", "0") or 0)
-    if w <= 0 or not sessions:
-        return sessions
-    ents = _proto_query_entities(ctx, cands, os.environ.get("RET52_CKINDS", "g"))
-    if not ents:
-        return sessions
-    if os.environ.get("RET52_CMIN2") and len(ents) < 2:
-        return sessions
-    for s in sessions:
-        held = sum(1 for v in ents.values() if s.key in v)
-        if held:
-            s.score *= 1.0 + w * held / len(ents)
-    from memlane.retrieve.order import by_session as _bs
-    sessions = sorted(sessions, key=_bs)
-    for r, s in enumerate(sessions, start=1):
-        s.rank = r
-    return sessions
-
-
-def _proto_entity_sessions(ctx: _Ctx, cands: list[Candidate], sessions: list[SessionScore],
-                           top: list[SessionScore], wide: int) -> list[SessionScore]:
-    """RET52 prototype: per entity the query names, its best session joins when missing."""
-    import os
-    mode = os.environ.get("RET52_ENT", "")
-    if not mode:
-        return []
-    q = ctx.query
-    if mode == "g" and not wide:
-        return []
-    if mode == "a" and not (wide or asks_over_time(q) or asks_habit(q)):
-        return []
-    rank = {s.key: s for s in sessions}
-    have = {s.key for s in top}
-    want: list[SessionKey] = []
-    kinds = os.environ.get("RET52_KINDS", "sg")
-    if "s" in kinds:  # speakers the query names: the session of each one's best candidate turn
-        from memlane.retrieve.speaker import _bare, _words
-        terms = {_bare(t) for t in ctx.terms} | {_bare(t) for t in query_terms(q)}
-        spk = speakers_of(ctx.items.values())
-        named = sorted(x for x in spk if (w := _words(x)) and all(y in terms for y in w))
-        for name in named:
-            best = next((c for c in sorted(cands, key=by_relevance)
-                         if (it := ctx.items.get(c.id)) is not None and speaker_of(it) == name),
-                        None)
-            if best is not None:
-                want.append(session_key(ctx.items[best.id]))
-    if "g" in kinds and ctx.filters.scope is not None:  # the entity graph's names
-        from memlane.index.graph import items_naming, spellings
-        from memlane.retrieve.graph import query_entities
-        store = ctx.store
-        scope = ctx.filters.scope
-        names = query_entities(store.entity_names(scope), query_terms(q), q)
-        spk_words = {w for x in speakers_of(ctx.items.values()) for w in x.lower().split()}
-        written = spellings(store, scope) if names else {}
-        for n in names:
-            if set(n.split()) <= spk_words:
-                continue
-            held: set[SessionKey] = set()
-            for ent in store.find_entities(n, scope):
-                for it in items_naming(store, {ent.name} | written.get(n, set()), scope, 41):
-                    if it.session_id is not None:
-                        held.add(it.session_id)
-            ranked = [rank[k] for k in held if k in rank]
-            if ranked:
-                want.append(min(ranked, key=lambda s: s.rank).key)
-    out = []
-    for k in dict.fromkeys(want):
-        if k not in have and k in rank:
-            out.append(rank[k])
-            have.add(k)
-    if os.environ.get("RET52_DEBUG"):
-        import sys
-        print("RET52", repr(q), [(s.rank) for s in out], len(want), file=sys.stderr)
-    return out
 
 
 STRAY_GATE = 5
