@@ -616,6 +616,12 @@ class RetrievalConfig:
     """Stage one: weight of the session's best summary / fact / entity candidate."""
     session_time_boost: float = 1.0
     """Stage one: a session inside a window the query names ("last week") scores × (1 + this)."""
+    session_entity_boost: float = 0.2
+    """Stage one: a session holding the entities the query names ("What did the kids do at
+    Lake Wanaka?": an item of the session mentions Lake Wanaka; not the conversation's
+    speakers, named in every session) scores × (1 + this × the share of them it holds), so
+    the session of the named place or person rises past one that only shares the question's
+    other words (0: off; docs/retrieval.md, "Session 52")."""
     source_lift: float = 1.0
     """A candidate fact or observation lifts the turn it was read from to this share of its
     own relevance (0: off). Short, they find passing mentions inside long messages."""
@@ -846,6 +852,7 @@ class RetrievalConfig:
                "memory.retrieval.fusion_lexical + memory.retrieval.fusion_vector", "must be > 0")
         _check(self.source_lift >= 0, "memory.retrieval.source_lift", "must be >= 0")
         _check(self.session_time_boost >= 0, "memory.retrieval.session_time_boost", "must be >= 0")
+        _check(self.session_entity_boost >= 0, "memory.retrieval.session_entity_boost", "must be >= 0")
         _check(0.0 <= self.mmr_lambda <= 1.0, "memory.retrieval.mmr_lambda", "must be between 0 and 1")
         _check_int(self.graph_hops, "memory.retrieval.graph_hops", 0, 1)
         _check(self.graph_relevance >= 0, "memory.retrieval.graph_relevance", "must be >= 0")

@@ -9,6 +9,8 @@ mention those entities; the search adds them (for a summary or entity item, its 
 best turns by query words) to the candidates so stage one can reach their sessions. An entity mentioned by more than ``max_items`` items (a chat's
 own speakers) says nothing about the question and is skipped. An entity's items are those
 listing any of its spellings (``name_key``): "José" and "Jose" are one entity (session 28).
+``entity_sessions`` gives stage one the sessions holding each entity the query names: a
+session holding them scores higher (``retrieval.session_entity_boost``, session 52).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from memlane.index.normalize import name_key
 from memlane.store.contract import Store
 from memlane.types import Item
 
-__all__ = ["graph_candidates", "query_entities"]
+__all__ = ["entity_sessions", "graph_candidates", "query_entities"]
 
 
 def query_entities(names: Collection[str], terms: Collection[str], query: str = "") -> list[str]:
@@ -40,6 +42,41 @@ def query_entities(names: Collection[str], terms: Collection[str], query: str = 
     return sorted(out)
 
 
+def _mentions(store: Store, scope: str, norm: str, written: dict[str, set[str]],
+              max_items: int) -> list[Item]:
+    """The items mentioning the entity ``norm`` in any of its spellings (``written``: an
+    item lists a name as its session wrote it, "Jose" beside a node "José", session 28);
+    none when more than ``max_items`` do: too common to mean anything."""
+    out: list[Item] = []
+    for ent in store.find_entities(norm, scope):
+        items = items_naming(store, {ent.name} | written.get(norm, set()), scope, max_items + 1)
+        if len(items) > max_items:
+            return []
+        out.extend(items)
+    return out
+
+
+def entity_sessions(store: Store, scope: str, terms: Collection[str], max_items: int = 40,
+                    query: str = "", skip: Collection[str] = ()) -> dict[str, set[int]]:
+    """Each entity of ``scope`` the query names (:func:`query_entities`) with the sessions
+    of the items mentioning it; not the entities whose every word is in ``skip`` (a
+    conversation's speakers, named in every session), nor those no item or more than
+    ``max_items`` items mention."""
+    named = query_entities(store.entity_names(scope), terms, query)
+    drop = {w.lower() for w in skip}
+    named = [n for n in named if not set(n.split()) <= drop]
+    if not named:
+        return {}
+    written = spellings(store, scope)
+    out: dict[str, set[int]] = {}
+    for n in named:
+        held = {it.session_id for it in _mentions(store, scope, n, written, max_items)
+                if it.session_id is not None}
+        if held:
+            out[n] = held
+    return out
+
+
 def graph_candidates(store: Store, scope: str, terms: Collection[str],
                      max_items: int = 40, query: str = "") -> tuple[list[Item], list[Item]]:
     """Items mentioning the query's entities (hop 0) and their neighbours (hop 1);
@@ -47,17 +84,10 @@ def graph_candidates(store: Store, scope: str, terms: Collection[str],
     named = query_entities(store.entity_names(scope), terms, query)
     if not named:
         return [], []
-    # an item lists a name as its session wrote it ("Jose" beside a node "José", session 28)
     written = spellings(store, scope)
 
     def mentions(norm: str) -> list[Item]:
-        out: list[Item] = []
-        for ent in store.find_entities(norm, scope):
-            items = items_naming(store, {ent.name} | written.get(norm, set()), scope, max_items + 1)
-            if len(items) > max_items:
-                return []  # too common to mean anything
-            out.extend(items)
-        return out
+        return _mentions(store, scope, norm, written, max_items)
 
     zero = [it for n in named for it in mentions(n)]
     # hop 1: the stored relations, and the entities a summary names beside a hop-0 one

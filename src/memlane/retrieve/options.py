@@ -115,6 +115,7 @@ def search_options(
         kind_bonuses=bonuses,
         stage=StageParams(depth=r.session_depth, decay=r.session_decay,
                           intel_weight=r.session_intel_weight, time_boost=r.session_time_boost,
+                          entity_boost=r.session_entity_boost,
                           lift=r.source_lift,
                           bonus={k: v * chosen.weight("kind") for k, v in bonuses.items()}),
         expand=expand,

@@ -34,7 +34,7 @@ from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.order import best_first, by_relevance, by_score
 from memlane.retrieve.presets import Preset
 from memlane.retrieve.speaker import (first_named_speaker, focus_speaker, query_without_name, speaker_of,
-                                     speakers_of, without_name)
+                                     speaker_words, speakers_of, without_name)
 from memlane.retrieve.text import query_terms
 from memlane.retrieve.timeparse import TimeWindow, asks_when, day_part_words, says_when, time_windows
 from memlane.retrieve.twostage import (
@@ -1040,9 +1040,28 @@ def _flat(ctx: _Ctx, cands: list[Candidate], k: int) -> list[_Scored]:
     return head + [x for x in out if x.id not in chosen]
 
 
+def _entity_shares(ctx: _Ctx) -> dict[SessionKey, float]:
+    """The share of the entities the query names (the entity graph's names, not the
+    speakers of the candidate turns: every session of theirs names them) that each session
+    holding any of them mentions (``memlane.retrieve.graph.entity_sessions``): stage one's
+    ``entity_boost``."""
+    if ctx.filters.scope is None:
+        return {}  # entities are kept per scope
+    from memlane.retrieve.graph import entity_sessions
+
+    named = entity_sessions(ctx.store, ctx.filters.scope, query_terms(ctx.query),
+                            query=ctx.query, skip=speaker_words(speakers_of(ctx.items.values())))
+    shares: dict[SessionKey, float] = {}
+    for held in named.values():
+        for sid in held:
+            shares[sid] = shares.get(sid, 0.0) + 1.0 / len(named)
+    return shares
+
+
 def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Scored]:
     o = ctx.opts
-    sessions = rank_sessions(cands, ctx.items, o.stage, ctx.windows, ctx.now, dated=ctx.dated)
+    sessions = rank_sessions(cands, ctx.items, o.stage, ctx.windows, ctx.now, dated=ctx.dated,
+                             entities=_entity_shares(ctx) if o.stage.entity_boost > 0 else None)
     t.lap("stage1_ms")
     by_key = {s.key: s for s in sessions}
     top_score = sessions[0].score if sessions and sessions[0].score > 0 else 1.0

@@ -4,7 +4,8 @@ Stage one ranks sessions: every candidate item (turns, summaries, facts, entitie
 the fused lexical + vector lists votes for its session; a session's score is its best
 turns' relevance plus their per-kind bonus (the best counts fully, the next ones decay),
 plus its summary and facts' relevance (``intel_weight``), scaled up by how well its time
-matches dates named in the query.
+matches dates named in the query and by the share of the entities the query names that it
+holds (``entity_boost``).
 Stage two ranks the turns inside each of the top S sessions (those in the candidate
 lists, or, when these hold fewer than T of its turns, by lexical and vector search
 restricted to the session) and keeps T of them. The S×T turns (and candidate summaries
@@ -44,6 +45,9 @@ class StageParams:
     """Weight of the session's best summary / fact / entity candidate."""
     time_boost: float = 1.0
     """A session fully inside a named window scores ``× (1 + time_boost)``."""
+    entity_boost: float = 0.0
+    """A session holding every entity the query names (other than the speakers) scores
+    ``× (1 + entity_boost)``, one holding a share of them ``× (1 + entity_boost × share)``."""
     lift: float = 1.0
     """A fact or observation candidate lifts its source turn to ``lift ×`` its relevance."""
     bonus: Mapping[str, float] = field(default_factory=dict)
@@ -100,12 +104,14 @@ def rank_sessions(
     now: datetime | None = None,
     time_of: dict[SessionKey, datetime] | None = None,
     dated: dict[SessionKey, float] | None = None,
+    entities: Mapping[SessionKey, float] | None = None,
 ) -> list[SessionScore]:
     """Stage one: sessions by the candidates that fall in them, best first.
 
     ``time_of`` gives each session's time for matching query windows (default: the time
     of its first candidate); ``dated`` a better match some of its items' own dates give
-    (default: ``dated_sessions`` of the candidates). Equal scores are ordered by session id
+    (default: ``dated_sessions`` of the candidates); ``entities`` the share of the query's
+    entities each session holds (``params.entity_boost``). Equal scores are ordered by session id
     (``memlane.retrieve.order.by_session``), whatever order the candidates came in.
     """
     out: dict[SessionKey, SessionScore] = {}
@@ -161,6 +167,8 @@ def rank_sessions(
             if at is not None:
                 s.time = max(time_match(local(at, now), windows), dated.get(key, 0.0))
                 s.score *= 1.0 + params.time_boost * s.time
+        if entities and (share := entities.get(key)):
+            s.score *= 1.0 + params.entity_boost * share
     # best first, equal scores by session id (``order.session_order``), not by the order
     # the candidates came in: that differs between stores (session 36)
     ranked = sorted(out.values(), key=by_session)
