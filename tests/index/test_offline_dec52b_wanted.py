@@ -1,7 +1,8 @@
 """Session 52 (dec52b), decisions (docs/summary-eval.md, "Session 52: decisions, the large classes
-(dec52b)"): a participant's sentence saying what they want done ("I'd want helmets on every rider
-…"), which the readers placed as rationale, is a decision; a wish to talk to someone first, or one
-that is not the clause's head ("Nobody there said they'd want …"), stays rationale."""
+(dec52b)"): a participant's sentence that the readers placed as rationale is a decision when it
+says what they want done ("I'd want helmets on every rider …", `_Reader.wanted`) or names a choice
+against what it is not ("…, not the small ones.", `_Reader.contrasted`); a wish to talk to someone
+first, one inside another's clause, and a contrast that tells what something is are not."""
 
 import pytest
 
@@ -35,3 +36,19 @@ def test_a_wish_to_talk_first_or_said_by_others_stays_rationale(model, said):
     summary, _ = offline_summary(*_park(said), model=model)
     assert said in summary.rationale, summary.rationale
     assert said not in summary.decisions, summary.decisions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_choice_against_what_it_is_not_placed_as_rationale_is_a_decision(model):
+    choice = "Helmets on every rider, and the jumps for the ones over twelve, not the small ones."
+    summary, _ = offline_summary(*_park(choice), model=model)
+    assert choice in summary.decisions, summary.decisions
+    assert choice not in summary.rationale, summary.rationale
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_contrast_that_tells_what_something_is_stays_rationale(model):
+    told = "The jumps are the risk, not the track."
+    summary, _ = offline_summary(*_park(told), model=model)
+    assert told in summary.rationale, summary.rationale
+    assert told not in summary.decisions, summary.decisions
