@@ -4025,7 +4025,7 @@ class _Reader:
     "instead of …") (:meth:`contrasted`)."""
     _TELLS = re.compile(r"\b(?:is|are|was|were|been|because|since|so|means?|meant|usually|normally)\b|'s\b|'re\b",
                         re.IGNORECASE)
-    """A sentence that tells what something is or why ("The root cause is a person, not a system.")."""
+    """A sentence that tells what something is or why ("The jumps are the risk, not the track.")."""
 
     def contrasted(self) -> None:
         """A participant's sentence, placed as rationale, naming a choice against what it is not
