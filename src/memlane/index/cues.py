@@ -5713,6 +5713,32 @@ class _Reader:
                     self._PUT_OFF_NEXT.search(x) for x in nxt.sentences[:2])):
                 self.put((ti, last), "open_questions", clean(s))
 
+    _GUESSED_CAUSE = re.compile(
+        r"^(?:(?:or|maybe|but|hmm|so)[,.]?\s+)*(?:(?:it|that|this)\s+)?(?:could|might|may)\s+(?:also\s+|just\s+|well\s+)?"
+        r"be\s+(?P<what>(?:the|a|an|our|their|his|her|my)\s+(?!(?:best|worst|worth|way|same|only|one|answer)\b)[^?]+?)[.!]?$",
+        re.IGNORECASE)
+    """A guess at a cause said as a statement ("Could be the joint by plot 17 again.", "could be a
+    leak, the ground over the pipe has been soggy since May"): :meth:`guessed_cause`. Not "might be
+    the best of both" or "could be the way to go" (a view of an option, no cause)."""
+
+    def guessed_cause(self) -> None:
+        """A participant's sentence, placed nowhere and no question, that opens by guessing what
+        something is ("Could be the damp in the church hall cupboard.", :data:`_GUESSED_CAUSE`)
+        leaves that guess open: the open question "Could it be the damp in the church hall
+        cupboard?" (the labelled sets write "Is the damp … harming the tins?", "Is there a leak in
+        the pipe by plot 14?"). Read after the sentence model, so its training rows stay as they
+        were (session 52, oq52b)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith("?") or " be " not in s.lower():
+                    continue
+                found = self._GUESSED_CAUSE.match(s)
+                if found is None or len(_content(found.group("what"))) < 1:
+                    continue
+                self.put((ti, si), "open_questions", f"Could it be {found.group('what').rstrip(' ,;')}?")
+
     def plain_questions(self) -> None:
         """Each open question written without the speaker's intensifiers (:data:`_INTENSIFIER`:
         "Whether we can even field enough voices?" is "Whether we can field enough voices?"), in
@@ -7493,5 +7519,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.cannot_settle()
     reader.asked_to_find()
     reader.put_off_next()
+    reader.guessed_cause()
     reader.plain_questions()
     return reader.cues
