@@ -5739,6 +5739,27 @@ class _Reader:
                     continue
                 self.put((ti, si), "open_questions", f"Could it be {found.group('what').rstrip(' ,;')}?")
 
+    _SUGGESTED_VERBS = _STEP_VERBS | frozenset("get hand pass say".split())
+    """Verbs that open a suggestion put as a question ("Pass a hat round?", "Ask the Nguyens at
+    41?", "Say end of May?"): :meth:`suggested_asked`."""
+
+    def suggested_asked(self) -> None:
+        """An open question that is a participant's suggestion put as a question, opening on a
+        verb (:data:`_SUGGESTED_VERBS`: "Pass a hat round?", "Turn it down a notch and see?"), is
+        taken out: one proposal for the others to take up or not, which the labelled sets mostly
+        write as no open question (one in eight, as "Should … ?" in other words). Not a choice
+        between two ("Hand it out with a warning, or grow it out ourselves?"), labelled as the
+        choice to make ("Should … or …?"). Read after the sentence model, on what every reader
+        placed, so its training rows stay as they were (session 52, oq52b)."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "open_questions":
+                continue
+            text = self.text[where]
+            first = re.match(r"[A-Za-z]+", text)
+            if (first is not None and first.group(0).lower() in self._SUGGESTED_VERBS and text.endswith("?")
+                    and not re.search(r"\bor\b", text, re.IGNORECASE)):
+                self.put(where, "open_questions", "")
+
     def plain_questions(self) -> None:
         """Each open question written without the speaker's intensifiers (:data:`_INTENSIFIER`:
         "Whether we can even field enough voices?" is "Whether we can field enough voices?"), in
@@ -7520,5 +7541,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.asked_to_find()
     reader.put_off_next()
     reader.guessed_cause()
+    reader.suggested_asked()
     reader.plain_questions()
     return reader.cues
