@@ -1,0 +1,34 @@
+"""Session 52 (oq52b), open questions (docs/summary-eval.md, "Session 52: open questions, the
+large classes (oq52b)"): with the assistant, the question the user opens with is what the
+assistant's answers take up, no open question; a later question the assistant cannot settle
+stays open."""
+
+import pytest
+
+from memlane.testing import offline_summary
+
+_WAYS = ["shipped", None]
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_the_users_opening_question_is_no_open_question(model):
+    summary, _ = offline_summary(
+        "user: Should I dry the barley myself or pay the merchant to do it?",
+        "assistant: It depends on your drier and fuel costs. Drying it yourself pays when the "
+        "drier is paid off and diesel stays under a pound a litre.",
+        "user: ok, I'll dry it myself then.",
+        model=model)
+    assert not any("barley" in q for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_later_question_the_assistant_cannot_settle_stays_open(model):
+    summary, _ = offline_summary(
+        "user: Should I dry the barley myself or pay the merchant to do it?",
+        "assistant: It depends on your drier and fuel costs. Drying it yourself pays when the "
+        "drier is paid off and diesel stays under a pound a litre.",
+        "user: Will the merchant still take it at 15% moisture?",
+        "assistant: I can't see the merchant's contract from here. The moisture limit is in its "
+        "intake terms.",
+        model=model)
+    assert any("15% moisture" in q for q in summary.open_questions), summary.open_questions
