@@ -5761,16 +5761,22 @@ class _Reader:
                 self.put(where, "open_questions", "")
 
     def opening_answered(self) -> None:
-        """With the assistant, an open question read from the user's opening turn is taken out:
-        what the user opens with ("Should I overpay the mortgage or put it into my pension?", "Do
-        I need a bike reservation?") is what the assistant's answers then take up ("It depends on
-        a few numbers. …"); the labelled sets write none of these as open (counted over every
-        development set: none of nine). Read after the sentence model, on what every reader
-        placed, so its training rows stay as they were (session 52, oq52b)."""
-        if not self.assisted or self.opening < 0:
+        """An open question read from the opening turn is taken out when what follows takes it
+        up. With the assistant, any: what the user opens with ("Should I overpay the mortgage or
+        put it into my pension?", "Do I need a bike reservation?") is what the assistant's
+        answers then take up ("It depends on a few numbers. …"). Among people, one said as a
+        statement ("The school asked whether we want the twins in the same class.", "The one
+        thing still open is whether we keep the 6:40 sailing.") when the conversation decides
+        something: the matter the opener puts to the others, which they settle (a question the
+        opener asks stays, and so does all when nothing is decided). The labelled sets write none
+        of these as open (counted over every development set: none of nine with the assistant,
+        none of eight among people). Read after the sentence model, on what every reader placed,
+        so its training rows stay as they were (session 52, oq52b)."""
+        if self.opening < 0 or not (self.assisted or self.cues.decisions):
             return
         for where, name in list(self.cues.placed.items()):
-            if name == "open_questions" and where[0] == self.opening:
+            if name == "open_questions" and where[0] == self.opening and (
+                    self.assisted or not self.turns[where[0]].sentences[where[1]].endswith("?")):
                 self.put(where, "open_questions", "")
 
     def plain_questions(self) -> None:
