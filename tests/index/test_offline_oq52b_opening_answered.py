@@ -2,8 +2,8 @@
 large classes (oq52b)"): with the assistant, the question the user opens with is what the
 assistant's answers take up, no open question; a later question the assistant cannot settle
 stays open. Among people, a matter the opener puts as a statement ("… asked whether we'd run the
-tea tent") is no open question when the conversation decides something, and stays open when it
-decides nothing."""
+tea tent") is no open question when the conversation decides something about it, and stays open
+when it decides nothing."""
 
 import pytest
 
@@ -44,7 +44,8 @@ def test_a_matter_the_opener_puts_and_the_people_settle_is_no_open_question(mode
     summary, _ = offline_summary(
         _RELAYED,
         "Gethin: Happy to, if we get the gazebo.",
-        "Bronwen: Let's borrow the scouts' gazebo then.",
+        "Carys: The scouts said yes to the gazebo.",
+        "Bronwen: Let's do the tea tent with the big urn, not the kettles.",
         model=model)
     assert summary.decisions, summary.decisions
     assert not any("tea tent" in q for q in summary.open_questions), summary.open_questions

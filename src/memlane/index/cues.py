@@ -5762,22 +5762,30 @@ class _Reader:
 
     def opening_answered(self) -> None:
         """An open question read from the opening turn is taken out when what follows takes it
-        up. With the assistant, any: what the user opens with ("Should I overpay the mortgage or
-        put it into my pension?", "Do I need a bike reservation?") is what the assistant's
-        answers then take up ("It depends on a few numbers. …"). Among people, one said as a
-        statement ("The school asked whether we want the twins in the same class.", "The one
-        thing still open is whether we keep the 6:40 sailing.") when the conversation decides
-        something: the matter the opener puts to the others, which they settle (a question the
-        opener asks stays, and so does all when nothing is decided). The labelled sets write none
-        of these as open (counted over every development set: none of nine with the assistant,
-        none of eight among people). Read after the sentence model, on what every reader placed,
-        so its training rows stay as they were (session 52, oq52b)."""
+        up. With the assistant: what the user opens with ("Should I overpay the mortgage or put it
+        into my pension?") is what the assistant's answers then take up ("It depends on a few
+        numbers. …"), unless the assistant's first answer asks back ("Which one do you have?": the
+        user has to find out). Among people: one said as a statement ("The school asked whether
+        we want the twins in the same class.", "The one thing still open is whether we keep the
+        6:40 sailing.") when a decision names what it is about: the matter the opener puts to the
+        others, which they settle (a question the opener asks stays, and so does a matter no
+        decision names: "We still need to decide on a venue" beside "book the caterer"). The
+        labelled sets write none of these as open (counted over every development set: none of
+        six with the assistant, none of five among people). Read after the sentence model, on
+        what every reader placed, so its training rows stay as they were (session 52, oq52b)."""
         if self.opening < 0 or not (self.assisted or self.cues.decisions):
             return
+        if self.assisted and any(x.endswith("?") for t in self.turns[self.opening + 1:self.opening + 2]
+                                 if t.role == "assistant" for x in t.sentences):
+            return  # "It depends on your version. Which one do you have?": the user has to find out
+        decided = [_content(d) for d in self.cues.decisions]
         for where, name in list(self.cues.placed.items()):
-            if name == "open_questions" and where[0] == self.opening and (
-                    self.assisted or not self.turns[where[0]].sentences[where[1]].endswith("?")):
-                self.put(where, "open_questions", "")
+            if name != "open_questions" or where[0] != self.opening:
+                continue
+            if not self.assisted and (self.turns[where[0]].sentences[where[1]].endswith("?") or not any(
+                    _content(self.text[where]) & d for d in decided)):
+                continue  # a question the opener asks, or a matter no decision names
+            self.put(where, "open_questions", "")
 
     def plain_questions(self) -> None:
         """Each open question written without the speaker's intensifiers (:data:`_INTENSIFIER`:
