@@ -45,6 +45,8 @@ def test_a_question_answered_with_an_agreement_is_a_decision():
 
 def test_a_sentence_lands_in_one_field_only():
     s, _ = _summary(
+        "user: We are off to Porto for a week in May.",  # (the user's opening question would be
+        "assistant: May is a good month for it.",        # the assistant's to take up: oq52b)
         "user: I still need to decide whether to rent a car for the trip.",
         "assistant: The train is easy too.",
         "user: Sofia doesn't like long drives, so we'll take the train.",

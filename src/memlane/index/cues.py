@@ -5764,6 +5764,80 @@ class _Reader:
                     self._PUT_OFF_NEXT.search(x) for x in nxt.sentences[:2])):
                 self.put((ti, last), "open_questions", clean(s))
 
+    _GUESSED_CAUSE = re.compile(
+        r"^(?:(?:or|maybe|but|hmm|so)[,.]?\s+)*(?:(?:it|that|this)\s+)?(?:could|might|may)\s+(?:also\s+|just\s+|well\s+)?"
+        r"be\s+(?P<what>(?:the|a|an|our|their|his|her|my)\s+(?!(?:best|worst|worth|way|same|only|one|answer)\b)[^?]+?)[.!]?$",
+        re.IGNORECASE)
+    """A guess at a cause said as a statement ("Could be the joint by plot 17 again.", "could be a
+    leak, the ground over the pipe has been soggy since May"): :meth:`guessed_cause`. Not "might be
+    the best of both" or "could be the way to go" (a view of an option, no cause)."""
+
+    def guessed_cause(self) -> None:
+        """A participant's sentence, placed nowhere and no question, that opens by guessing what
+        something is ("Could be the damp in the church hall cupboard.", :data:`_GUESSED_CAUSE`)
+        leaves that guess open: the open question "Could it be the damp in the church hall
+        cupboard?" (the labelled sets write "Is the damp … harming the tins?", "Is there a leak in
+        the pipe by plot 14?"). Read after the sentence model, so its training rows stay as they
+        were (session 52, oq52b)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith("?") or " be " not in s.lower():
+                    continue
+                found = self._GUESSED_CAUSE.match(s)
+                if found is None or len(_content(found.group("what"))) < 1:
+                    continue
+                self.put((ti, si), "open_questions", f"Could it be {found.group('what').rstrip(' ,;')}?")
+
+    _SUGGESTED_VERBS = _STEP_VERBS | frozenset("get hand pass say".split())
+    """Verbs that open a suggestion put as a question ("Pass a hat round?", "Ask the Nguyens at
+    41?", "Say end of May?"): :meth:`suggested_asked`."""
+
+    def suggested_asked(self) -> None:
+        """An open question that is a participant's suggestion put as a question, opening on a
+        verb (:data:`_SUGGESTED_VERBS`: "Pass a hat round?", "Turn it down a notch and see?"), is
+        taken out: one proposal for the others to take up or not, which the labelled sets mostly
+        write as no open question (one in eight, as "Should … ?" in other words). Not a choice
+        between two ("Hand it out with a warning, or grow it out ourselves?"), labelled as the
+        choice to make ("Should … or …?"). Read after the sentence model, on what every reader
+        placed, so its training rows stay as they were (session 52, oq52b)."""
+        for where, name in list(self.cues.placed.items()):
+            if name != "open_questions":
+                continue
+            text = self.text[where]
+            first = re.match(r"[A-Za-z]+", text)
+            if (first is not None and first.group(0).lower() in self._SUGGESTED_VERBS and text.endswith("?")
+                    and not re.search(r"\bor\b", text, re.IGNORECASE)):
+                self.put(where, "open_questions", "")
+
+    def opening_answered(self) -> None:
+        """An open question read from the opening turn is taken out when what follows takes it
+        up. With the assistant: what the user opens with ("Should I overpay the mortgage or put it
+        into my pension?") is what the assistant's answers then take up ("It depends on a few
+        numbers. …"), unless the assistant's first answer asks back ("Which one do you have?": the
+        user has to find out). Among people: one said as a statement ("The school asked whether
+        we want the twins in the same class.", "The one thing still open is whether we keep the
+        6:40 sailing.") when a decision names what it is about: the matter the opener puts to the
+        others, which they settle (a question the opener asks stays, and so does a matter no
+        decision names: "We still need to decide on a venue" beside "book the caterer"). The
+        labelled sets write none of these as open (counted over every development set: none of
+        six with the assistant, none of five among people). Read after the sentence model, on
+        what every reader placed, so its training rows stay as they were (session 52, oq52b)."""
+        if self.opening < 0 or not (self.assisted or self.cues.decisions):
+            return
+        if self.assisted and any(x.endswith("?") for t in self.turns[self.opening + 1:self.opening + 2]
+                                 if t.role == "assistant" for x in t.sentences):
+            return  # "It depends on your version. Which one do you have?": the user has to find out
+        decided = [_content(d) for d in self.cues.decisions]
+        for where, name in list(self.cues.placed.items()):
+            if name != "open_questions" or where[0] != self.opening:
+                continue
+            if not self.assisted and (self.turns[where[0]].sentences[where[1]].endswith("?") or not any(
+                    _content(self.text[where]) & d for d in decided)):
+                continue  # a question the opener asks, or a matter no decision names
+            self.put(where, "open_questions", "")
+
     def plain_questions(self) -> None:
         """Each open question written without the speaker's intensifiers (:data:`_INTENSIFIER`:
         "Whether we can even field enough voices?" is "Whether we can field enough voices?"), in
@@ -7546,5 +7620,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.cannot_settle()
     reader.asked_to_find()
     reader.put_off_next()
+    reader.guessed_cause()
+    reader.suggested_asked()
+    reader.opening_answered()
     reader.plain_questions()
     return reader.cues
