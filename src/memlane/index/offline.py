@@ -1626,8 +1626,8 @@ def _said_by_someone(decision: str, sentences: Sequence[str]) -> bool:
     Penpot", "They'll lend the Pawnee…") or a named thing with a verb of state (:data:`_STATE`:
     "Payments restart on 1 February"), after a lead word ("So, …"). A directive ("Switch to
     structlog", "Buy them now") or a choice said without a verb ("Chilli and dal this Sunday",
-    "Guitar") is the decision alone, which the summary holds: over every development set 6 % of
-    those facts were right, and they were 1,600 of 2,300 decided facts."""
+    "Guitar") is the decision alone, which the summary holds: over every development set (the default
+    way) 90 of the 1,665 such facts were right (5 %), against 56 of the 686 kept (8 %)."""
     own = set(_words(decision)) - STOPWORDS
     source = max(sentences, key=lambda s: len(own.intersection(_words(s))), default="")
     said = _SUBJECT_LEAD.sub("", source.strip())
