@@ -315,7 +315,7 @@ def test_a_question_naming_an_entity_with_a_symbol_reaches_it_through_the_graph_
     graph stage's query words split at ASCII punctuation ("AT", "T"), so a question naming
     "AT&T" reaches the session through the node only because the question's words holding
     a symbol are read too; "AT T" and "T" name no node."""
-    from memlane.retrieve.graph import graph_candidates, query_entities
+    from memlane.retrieve.graph import graph_candidates, named_entities, query_entities
     from memlane.retrieve.text import query_terms
     from memlane.testing import add_sessions
 
@@ -328,7 +328,7 @@ def test_a_question_naming_an_entity_with_a_symbol_reaches_it_through_the_graph_
                      now=NOW, scope="u")
         assert [n.name for n in mem.store.find_entities("at&t", "u")] == ["AT&T"]
         for query, found in [("What does my sister do at AT&T?", True), ("Is AT T hiring?", False)]:
-            zero, _one = graph_candidates(mem.store, "u", query_terms(query), query=query)
+            zero, _one = graph_candidates(named_entities(mem.store, "u", query_terms(query), query=query))
             assert bool(zero) == found, query
     finally:
         mem.close()

@@ -16,7 +16,7 @@ import pytest
 from memlane.config import load_config
 from memlane.index.normalize import name_key
 from memlane.memory import Memory
-from memlane.retrieve.graph import graph_candidates
+from memlane.retrieve.graph import graph_candidates, named_entities
 from memlane.retrieve.text import query_terms
 from memlane.testing import HashingEmbedder, add_sessions
 
@@ -46,7 +46,7 @@ def test_the_graph_stage_finds_the_items_of_every_spelling_on_both_stores(db_url
         assert [n.name for n in mem.store.find_entities("jose", "u")] == [first]
         for query in ("What did José call me about?", "What did Jose call me about?",
                       "what did JOSÉ say?"):
-            zero, _one = graph_candidates(mem.store, "u", query_terms(query))
+            zero, _one = graph_candidates(named_entities(mem.store, "u", query_terms(query)))
             assert {it.session_id for it in zero} == naming, query
             assert {e for it in zero for e in it.entities if name_key(e) == "jose"} == {"José", "Jose"}
     finally:

@@ -11,9 +11,10 @@ import pytest
 
 from memlane.config import load_config
 from memlane.errors import ConfigError
-from memlane.retrieve.graph import entity_sessions
+from memlane.retrieve.graph import entity_sessions, named_entities
+from memlane.memory import Memory
 from memlane.retrieve.text import query_terms
-from memlane.testing import add_sessions, memory
+from memlane.testing import HashingEmbedder, add_sessions, memory
 
 NOW = datetime(2024, 6, 20, 12, 0, tzinfo=UTC)
 TRIP = "We rented a small boat there with the kids."
@@ -62,10 +63,10 @@ def test_entity_sessions_leave_the_speakers_out(tmp_path: Path) -> None:
                   ("Omar", "Good luck with it, Rosa.")]),
         ], now=NOW, speakers=True)
         query = "What did Rosa do at Lake Wanaka?"
-        names = entity_sessions(m.store, "chat", query_terms(query), query=query)
+        named = named_entities(m.store, "chat", query_terms(query), query=query)
+        names = entity_sessions(named)
         assert "lake wanaka" in names and len(names["lake wanaka"]) == 1
-        skipped = entity_sessions(m.store, "chat", query_terms(query), query=query,
-                                  skip=["rosa", "omar"])
+        skipped = entity_sessions(named, skip=["rosa", "omar"])
         assert set(skipped) == {"lake wanaka"}
     finally:
         m.close()
@@ -74,3 +75,26 @@ def test_entity_sessions_leave_the_speakers_out(tmp_path: Path) -> None:
 def test_the_boost_is_checked() -> None:
     with pytest.raises(ConfigError, match="session_entity_boost"):
         load_config(environ={}, overrides={"retrieval": {"session_entity_boost": -0.1}})
+
+
+def test_a_search_reads_the_entity_graph_once(tmp_path: Path) -> None:
+    # the graph stage and stage one's entity boost share one lookup (session 53): the
+    # scope's entity names and their spellings are read once a search, not once a use
+    reads: list[str] = []
+
+    def tracer(kind: str, sql: str, _params: object) -> None:
+        if kind == "sql" and ("FROM entities WHERE scope" in sql or "'entity'" in sql):
+            reads.append(sql)
+
+    config = load_config(environ={}, overrides={"db": str(tmp_path / "t.db")})
+    m = Memory(config=config, embedder=HashingEmbedder(dim=256, char_trigrams=True), tracer=tracer)
+    try:
+        add_sessions(m, SESSIONS, now=NOW)
+        assert config.retrieval.graph_hops > 0 and config.retrieval.session_entity_boost > 0
+        reads.clear()
+        hits = m.search(QUERY, scope="chat", k=4, now=NOW)
+        assert any(h.item.text == TRIP for h in hits)
+        assert len([r for r in reads if "FROM entities WHERE scope" in r]) == 1
+        assert len([r for r in reads if "'entity'" in r]) == 1
+    finally:
+        m.close()

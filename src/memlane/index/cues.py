@@ -3660,10 +3660,8 @@ class _Reader:
                 where, m = (ti, si), self._AGREED_BUT_ONLY.match(said.strip())
                 if m is None or said.rstrip().endswith("?") or self.cues.placed.get(where) not in (None, "rationale"):
                     continue
-                if where in self.cues.placed:
-                    self.put(where, "rationale", "")
                 terse = m.group("terse")
-                self.decide(where, f"{terse}, but only{m.group('terms')}" if terse else f"Only{m.group('terms')}")
+                self._to_decision(where, f"{terse}, but only{m.group('terms')}" if terse else f"Only{m.group('terms')}")
 
     _ALREADY_SO = re.compile(
         r"^(?:already\b|(?:[\w'-]+\s+){1,5}?(?:is|are|was|were|have|has)\s+already\b"
@@ -3885,9 +3883,7 @@ class _Reader:
                 if (said.rstrip().endswith("?") or self.cues.placed.get(where) not in (None, "rationale")
                         or not settles(said)):
                     continue
-                if where in self.cues.placed:
-                    self.put(where, "rationale", "")
-                self.decide(where, said)
+                self._to_decision(where, said)
 
     _WE_WILL_DO = re.compile(
         r"(?:^|[.;]\s+|,\s+(?:and\s+)?|^(?:and|so|then|ok(?:ay)?|right|fine)[,.]?\s+)we(?:'ll|\s+will)\s+"
@@ -3944,9 +3940,7 @@ class _Reader:
                     continue
                 text = self._THEN_INSIDE.sub("", said)
                 if len(_content(text)) >= 3:
-                    if where in self.cues.placed:
-                        self.put(where, "rationale", "")
-                    self.decide(where, text)
+                    self._to_decision(where, text)
 
     _YES_REPLY = re.compile(r"^(?:yes|yeah|yep|yup|sure|ok(?:ay)?|perfect|great|good idea|that works|works for me|"
                             r"sounds good|agreed|deal|fine|do it|go on|definitely|absolutely)\b"
@@ -4011,13 +4005,7 @@ class _Reader:
         default (on 10 sets), +2 / +3 patterns alone; rationale −3 right / +8 −23 wrong by default.
         Read after the decision readers, so the sentence model's training rows do not move
         (session 52, dec52b)."""
-        for where, name in list(self.cues.placed.items()):
-            said = self.text[where] if name == "rationale" else ""
-            if (not said or self.turns[where[0]].role == "assistant" or said.rstrip().endswith("?")
-                    or not self._WANTS.search(self.turns[where[0]].sentences[where[1]])):
-                continue
-            self.put(where, "rationale", "")
-            self.decide(where, self.turns[where[0]].sentences[where[1]])
+        self._rationale_chosen(lambda said: self._WANTS.search(said) is not None, asked_as_written=True)
 
     _CONTRAST = re.compile(r",\s+not\s+(?:the|a|an|on|in|at|through|by|to|for)\s|\brather\s+than\b|\binstead\s+of\b",
                            re.IGNORECASE)
@@ -4035,13 +4023,31 @@ class _Reader:
         development set decisions +9 right / +12 wrong by default (on 8 sets), +3 / +7 patterns
         alone; rationale +1 −1 right, +7 −10 wrong by default. Read after :meth:`wanted`, so the
         sentence model's training rows do not move (session 52, dec52b)."""
+        self._rationale_chosen(lambda said: self._CONTRAST.search(said) is not None
+                               and not self._TELLS.search(said) and not _UNSETTLED.search(said))
+
+    def _rationale_chosen(self, chooses: Callable[[str], bool], *, asked_as_written: bool = False) -> None:
+        """Each participant's sentence placed as rationale that ``chooses`` holds for (read on the
+        sentence as said), not a question, made a decision as said (:meth:`wanted`,
+        :meth:`contrasted`, session 53). The "?" is read on the sentence as said, or with
+        ``asked_as_written`` on its text as placed (:meth:`wanted`: a sentence placed with no
+        text is left)."""
         for where, name in list(self.cues.placed.items()):
-            said = self.turns[where[0]].sentences[where[1]] if name == "rationale" else ""
-            if (not said or self.turns[where[0]].role == "assistant" or said.rstrip().endswith("?")
-                    or not self._CONTRAST.search(said) or self._TELLS.search(said) or _UNSETTLED.search(said)):
+            if name != "rationale" or self.turns[where[0]].role == "assistant":
                 continue
+            said = self.turns[where[0]].sentences[where[1]]
+            asked = self.text[where] if asked_as_written else said
+            if not asked or asked.rstrip().endswith("?") or not chooses(said):
+                continue
+            self._to_decision(where, said)
+
+    def _to_decision(self, where: tuple[int, int], sentence: str) -> None:
+        """The sentence at ``where``, placed nowhere or as rationale, made a decision
+        (:meth:`decide`), taken out of rationale first (:meth:`then_chosen`,
+        :meth:`_rationale_chosen`, :meth:`_decided_among_people`, :meth:`agreed_but_only`)."""
+        if where in self.cues.placed:
             self.put(where, "rationale", "")
-            self.decide(where, said)
+        self.decide(where, sentence)
 
     def told_not_chosen(self) -> None:
         """A decision that tells rather than chooses (:data:`_TOLD_NOT_CHOSEN`: "Wait, the

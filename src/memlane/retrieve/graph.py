@@ -2,7 +2,7 @@
 
 "What did Ana do after the trip to Lisbon?" names Ana and Lisbon; the evidence may sit in
 a session that names neither word the query used but an entity related to them (Ana's
-sister, the conference in Lisbon). ``graph_candidates`` finds the scope's entities whose
+sister, the conference in Lisbon). ``graph_candidates`` takes the scope's entities whose
 every word is in the query (hop 0), follows one hop (hop 1: the stored relations, and the
 entities a session summary names beside a hop-0 entity), and returns the items that
 mention those entities; the search adds them (for a summary or entity item, its session's
@@ -10,19 +10,22 @@ best turns by query words) to the candidates so stage one can reach their sessio
 own speakers) says nothing about the question and is skipped. An entity's items are those
 listing any of its spellings (``name_key``): "José" and "Jose" are one entity (session 28).
 ``entity_sessions`` gives stage one the sessions holding each entity the query names: a
-session holding them scores higher (``retrieval.session_entity_boost``, session 52).
+session holding them scores higher (``retrieval.session_entity_boost``, session 52). Both
+take the query's entities and their items from ``named_entities``, read once a search
+(session 53).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass, field, replace
 
 from memlane.index.graph import items_naming, spellings
 from memlane.index.normalize import name_key
 from memlane.store.contract import Store
 from memlane.types import Item
 
-__all__ = ["entity_sessions", "graph_candidates", "query_entities"]
+__all__ = ["Named", "entity_sessions", "graph_candidates", "named_entities", "query_entities"]
 
 
 def query_entities(names: Collection[str], terms: Collection[str], query: str = "") -> list[str]:
@@ -56,50 +59,73 @@ def _mentions(store: Store, scope: str, norm: str, written: dict[str, set[str]],
     return out
 
 
-def entity_sessions(store: Store, scope: str, terms: Collection[str], max_items: int = 40,
-                    query: str = "", skip: Collection[str] = ()) -> dict[str, set[int]]:
-    """Each entity of ``scope`` the query names (:func:`query_entities`) with the sessions
-    of the items mentioning it; not the entities whose every word is in ``skip`` (a
-    conversation's speakers, named in every session), nor those no item or more than
-    ``max_items`` items mention."""
-    named = query_entities(store.entity_names(scope), terms, query)
-    drop = {w.lower() for w in skip}
-    named = [n for n in named if not set(n.split()) <= drop]
+@dataclass(frozen=True)
+class Named:
+    """The entities of ``scope`` a query names (:func:`query_entities`), each with the items
+    mentioning it (none when more than ``max_items`` do), read once a search (session 53):
+    the graph stage and stage one's entity boost both take it. ``names`` (every entity of
+    the scope) and ``written`` (their spellings) serve hop 1."""
+
+    store: Store
+    scope: str
+    mentions: dict[str, list[Item]]
+    names: frozenset[str] = frozenset()
+    written: dict[str, set[str]] = field(default_factory=dict)
+    max_items: int = 40
+
+    def naming(self, terms: Collection[str], query: str = "") -> Named:
+        """These entities cut to those whose every word is among ``terms`` (a use whose
+        terms are a part of the ones they were looked up with: the same entities as looking
+        them up with ``terms``)."""
+        kept = query_entities(self.mentions, terms, query)
+        return replace(self, mentions={n: self.mentions[n] for n in kept})
+
+
+def named_entities(store: Store, scope: str, terms: Collection[str], max_items: int = 40,
+                   query: str = "") -> Named:
+    """The entities of ``scope`` the query names and the items mentioning each; ``query``:
+    the question's text, for names holding a symbol (:func:`query_entities`)."""
+    names = frozenset(store.entity_names(scope))
+    named = query_entities(names, terms, query)
     if not named:
-        return {}
+        return Named(store, scope, {}, names, {}, max_items)
     written = spellings(store, scope)
+    return Named(store, scope, {n: _mentions(store, scope, n, written, max_items) for n in named},
+                 names, written, max_items)
+
+
+def entity_sessions(named: Named, skip: Collection[str] = ()) -> dict[str, set[int]]:
+    """Each of the ``named`` entities with the sessions of the items mentioning it; not the
+    entities whose every word is in ``skip`` (a conversation's speakers, named in every
+    session), nor those no item or more than ``max_items`` items mention."""
+    drop = {w.lower() for w in skip}
     out: dict[str, set[int]] = {}
-    for n in named:
-        held = {it.session_id for it in _mentions(store, scope, n, written, max_items)
-                if it.session_id is not None}
+    for n, items in named.mentions.items():
+        if set(n.split()) <= drop:
+            continue
+        held = {it.session_id for it in items if it.session_id is not None}
         if held:
             out[n] = held
     return out
 
 
-def graph_candidates(store: Store, scope: str, terms: Collection[str],
-                     max_items: int = 40, query: str = "") -> tuple[list[Item], list[Item]]:
-    """Items mentioning the query's entities (hop 0) and their neighbours (hop 1);
-    ``query``: the question's text, for names holding a symbol (:func:`query_entities`)."""
-    named = query_entities(store.entity_names(scope), terms, query)
-    if not named:
+def graph_candidates(named: Named) -> tuple[list[Item], list[Item]]:
+    """Items mentioning the ``named`` entities (hop 0) and their neighbours (hop 1)."""
+    if not named.mentions:
         return [], []
-    written = spellings(store, scope)
-
-    def mentions(norm: str) -> list[Item]:
-        return _mentions(store, scope, norm, written, max_items)
-
-    zero = [it for n in named for it in mentions(n)]
+    store, scope = named.store, named.scope
+    zero = [it for n in sorted(named.mentions) for it in named.mentions[n]]
     # hop 1: the stored relations, and the entities a summary names beside a hop-0 one
     hop1: set[str] = set()
-    for n in named:
+    for n in sorted(named.mentions):
         for _scope, a, _rel, b in store.relations_of(n, scope):
             hop1.update((name_key(a), name_key(b)))
     for it in zero:
         if it.kind == "summary":
             hop1.update(name_key(e) for e in it.entities)
-    hop1 -= set(named)
-    hop1 &= set(store.entity_names(scope))
+    hop1 -= set(named.mentions)
+    hop1 &= named.names
     seen = {it.id for it in zero}
-    one = [it for n in sorted(hop1) for it in mentions(n) if it.id not in seen]
+    one = [it for n in sorted(hop1)
+           for it in _mentions(store, scope, n, named.written, named.max_items) if it.id not in seen]
     return zero, one

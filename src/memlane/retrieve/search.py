@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -49,6 +49,9 @@ from memlane.retrieve.twostage import (
 from memlane.store.filters import Filters
 from memlane.types import Hit, Item
 from memlane.store.contract import Store
+
+if TYPE_CHECKING:
+    from memlane.retrieve.graph import Named
 
 __all__ = ["SearchOptions", "hybrid_search", "search"]
 
@@ -235,6 +238,8 @@ class _Ctx:
     """Whether the focused speaker led the candidate turns before the focus lowered the
     other speakers' (``_speaker_leads`` of the first ``STRAY_GATE``): a question asking
     what someone does (``asks_habit``) takes strays only then (``_strays``)."""
+    named: Named | None = None
+    """The entities the query names and their items (``named_entities``), read once a search."""
 
     def turns_of(self, session_id: int) -> list[Item]:
         """The session's turns in order, read from the store once a search (reply lift,
@@ -243,6 +248,18 @@ class _Ctx:
         if session_id not in self.turns:
             self.turns[session_id] = self.store.session_items(session_id, kind="turn")
         return self.turns[session_id]
+
+    def named_entities(self, scope: str) -> Named:
+        """The entities of ``scope`` the query names, with the items mentioning each, read
+        from the store once a search: the graph stage takes those its ``terms`` name, stage
+        one's entity boost those the query's words (``query_terms``) name; the lookup takes
+        the words of both."""
+        if self.named is None:
+            from memlane.retrieve.graph import named_entities
+
+            words = [*self.terms, *query_terms(self.query)]
+            self.named = named_entities(self.store, scope, words, query=self.query)
+        return self.named
 
     def read_turns(self, session_ids: Iterable[int]) -> None:
         """``turns_of`` of the sessions not read yet, in one statement."""
@@ -744,7 +761,7 @@ def _graph(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
 
     if ctx.filters.scope is None:
         return cands  # entities are kept per scope: an unscoped search has none to expand
-    zero, one = graph_candidates(ctx.store, ctx.filters.scope, ctx.terms, query=ctx.query)
+    zero, one = graph_candidates(ctx.named_entities(ctx.filters.scope).naming(ctx.terms, ctx.query))
     if not zero and not one:
         return cands
     by_id = {c.id: c for c in cands}
@@ -1049,8 +1066,8 @@ def _entity_shares(ctx: _Ctx) -> dict[SessionKey, float]:
         return {}  # entities are kept per scope
     from memlane.retrieve.graph import entity_sessions
 
-    named = entity_sessions(ctx.store, ctx.filters.scope, query_terms(ctx.query),
-                            query=ctx.query, skip=speaker_words(speakers_of(ctx.items.values())))
+    named = entity_sessions(ctx.named_entities(ctx.filters.scope).naming(query_terms(ctx.query), ctx.query),
+                            skip=speaker_words(speakers_of(ctx.items.values())))
     shares: dict[SessionKey, float] = {}
     for held in named.values():
         for sid in held:
