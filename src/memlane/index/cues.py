@@ -4043,6 +4043,46 @@ class _Reader:
             self.put(where, "rationale", "")
             self.decide(where, said)
 
+    _AGREE_OPENS = re.compile(r"^(?:right|alright|good point)\b(?![^.!]*\bbut\b)", re.IGNORECASE)
+    """A reply agreeing in words :attr:`_YES_REPLY`, ``_AGREE`` and ``_AGREE_MORE`` leave out
+    ("Right, copying first.", "Good point, my nephew visits.") (:meth:`advice_agreed`)."""
+    _ADVISES = re.compile(r"\b(?:i'?d|i would|recommend|suggest|one option|go with|you could"
+                          r"|is the (?:stronger|better|best|safer))\b"
+                          r"|^then\s+(?!(?:i|you|he|she|it|we|they|that|there|this|[a-z]+'s)\b)", re.IGNORECASE)
+    """The assistant recommending ("I'd rehair now …", "One option is to …", "Then the first-date
+    restaurant is the stronger choice.") (:meth:`advice_agreed`)."""
+    _ADVICE_LEAD = re.compile(r"^(?:(?:then|also|so|and|instead|first|for [^,]{1,40}),?\s+)+", re.IGNORECASE)
+    """What may open a directive of the assistant's ("Also screw …", "For the stick, use …")."""
+
+    def advice_agreed(self) -> None:
+        """With the assistant, the user agreeing at the head of the turn after the assistant's
+        (:attr:`_YES_REPLY`, ``_AGREE``, ``_AGREE_MORE``, :attr:`_AGREE_OPENS`: "Makes sense, lowest
+        parts first.", "OK, night nappies stay.") takes up the one sentence of the answer that
+        shares most words with the user's turn (two at least, no other sentence sharing as many),
+        when that sentence recommends (:attr:`_ADVISES`: "I'd …", "One option is …", "Then …") or
+        tells what to do ("Keep night nappies.", "Start with the resistors and diodes, …"): the
+        decision is the advice, placed nowhere before, not a question. Read after the decision
+        readers, so the sentence model's training rows do not move (session 53, dec53)."""
+        if not self.assisted:
+            return
+        for ti in range(1, len(self.turns) - 1):
+            turn, reply = self.turns[ti], self.turns[ti + 1]
+            first = reply.sentences[0].strip() if reply.sentences else ""
+            if (turn.role != "assistant" or reply.role != "user" or not first
+                    or not (self._YES_REPLY.match(first) or _AGREE.match(first) or _AGREE_MORE.match(first)
+                            or self._AGREE_OPENS.match(first))):
+                continue
+            own = set().union(*map(_stems, reply.sentences))
+            shared = {si: len(own & _stems(said)) for si, said in enumerate(turn.sentences)
+                      if (ti, si) not in self.cues.placed and not said.rstrip().endswith("?")}
+            most = max(shared.values(), default=0)
+            taken = [si for si, n in shared.items() if n == most]
+            if most < 2 or len(taken) > 1:
+                continue
+            said = turn.sentences[taken[0]]
+            if self._ADVISES.search(said) or _directive(self._ADVICE_LEAD.sub("", said)):
+                self.decide((ti, taken[0]), said)
+
     def told_not_chosen(self) -> None:
         """A decision that tells rather than chooses (:data:`_TOLD_NOT_CHOSEN`: "Wait, the
         publisher milestone on the 30th explicitly lists the co-op lobby.", "My goal is to pass
@@ -7592,6 +7632,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.proposal_yes()
     reader.wanted()
     reader.contrasted()
+    reader.advice_agreed()
     reader.options_named()
     reader.reason_is_what()
     reader.reasons_after()
