@@ -4080,6 +4080,9 @@ class _Reader:
             if most < 2 or len(taken) > 1:
                 continue
             said = turn.sentences[taken[0]]
+            if any(f == "decisions" and w[0] == ti + 1 and self._praise_only(said, _content(self.text[w]))
+                   for w, f in self.cues.placed.items()):
+                continue  # praise of what the user chose ("Then the J-Max is good value." — "ok, J-Max it is.")
             if self._ADVISES.search(said) or _directive(self._ADVICE_LEAD.sub("", said)):
                 self.decide((ti, taken[0]), said)
 
