@@ -4051,6 +4051,10 @@ class _Reader:
                           r"|^then\s+(?!(?:i|you|he|she|it|we|they|that|there|this|[a-z]+'s)\b)", re.IGNORECASE)
     """The assistant recommending ("I'd rehair now …", "One option is to …", "Then the first-date
     restaurant is the stronger choice.") (:meth:`advice_agreed`)."""
+    _DID_IT = re.compile(r"^(?:(?:ok(?:ay)?|right|yes|yep)[,.!]?\s+)?(?:done|doing (?:that|it|both)|changed (?:that|it)"
+                         r"|added (?:that|it)|that was it)\b", re.IGNORECASE)
+    """The user telling they did what the assistant said ("done, pushed to branch …", "ok doing
+    both.", "added that, PUT goes through now") (:meth:`advice_agreed`)."""
     _ADVICE_LEAD = re.compile(r"^(?:(?:then|also|so|and|instead|first|for [^,]{1,40}),?\s+)+", re.IGNORECASE)
     """What may open a directive of the assistant's ("Also screw …", "For the stick, use …")."""
 
@@ -4068,23 +4072,31 @@ class _Reader:
         for ti in range(1, len(self.turns) - 1):
             turn, reply = self.turns[ti], self.turns[ti + 1]
             first = reply.sentences[0].strip() if reply.sentences else ""
-            if (turn.role != "assistant" or reply.role != "user" or not first
-                    or not (self._YES_REPLY.match(first) or _AGREE.match(first) or _AGREE_MORE.match(first)
-                            or self._AGREE_OPENS.match(first))):
+            if turn.role != "assistant" or reply.role != "user" or not first:
                 continue
-            own = set().union(*map(_stems, reply.sentences))
+            agreed = (self._YES_REPLY.match(first) or _AGREE.match(first) or _AGREE_MORE.match(first)
+                      or self._AGREE_OPENS.match(first))
+            own = set().union(*map(_stems, reply.sentences)) if agreed else set()
             shared = {si: len(own & _stems(said)) for si, said in enumerate(turn.sentences)
                       if (ti, si) not in self.cues.placed and not said.rstrip().endswith("?")}
             most = max(shared.values(), default=0)
             taken = [si for si, n in shared.items() if n == most]
-            if most < 2 or len(taken) > 1:
-                continue
-            said = turn.sentences[taken[0]]
-            if any(f == "decisions" and w[0] == ti + 1 and self._praise_only(said, _content(self.text[w]))
-                   for w, f in self.cues.placed.items()):
-                continue  # praise of what the user chose ("Then the J-Max is good value." — "ok, J-Max it is.")
-            if self._ADVISES.search(said) or _directive(self._ADVICE_LEAD.sub("", said)):
-                self.decide((ti, taken[0]), said)
+            if most >= 2 and len(taken) == 1:
+                said = turn.sentences[taken[0]]
+                if any(f == "decisions" and w[0] == ti + 1 and self._praise_only(said, _content(self.text[w]))
+                       for w, f in self.cues.placed.items()):
+                    continue  # praise of what the user chose ("Then the J-Max is good value." — "ok, J-Max it is.")
+                if self._advises(said):
+                    self.decide((ti, taken[0]), said)
+                    continue
+            advice = [si for si, said in enumerate(turn.sentences) if self._advises(said)]
+            if self._DID_IT.match(first) and len(advice) == 1 and advice[0] in shared:
+                self.decide((ti, advice[0]), turn.sentences[advice[0]])  # "done. new client, env vars swapped"
+
+    def _advises(self, said: str) -> bool:
+        """Whether the assistant's sentence recommends or tells what to do (:meth:`advice_agreed`)."""
+        return not said.rstrip().endswith("?") and (self._ADVISES.search(said) is not None
+                                                    or _directive(self._ADVICE_LEAD.sub("", said)))
 
     def told_not_chosen(self) -> None:
         """A decision that tells rather than chooses (:data:`_TOLD_NOT_CHOSEN`: "Wait, the
