@@ -4087,11 +4087,18 @@ class _Reader:
                        for w, f in self.cues.placed.items()):
                     continue  # praise of what the user chose ("Then the J-Max is good value." — "ok, J-Max it is.")
                 if self._advises(said):
-                    self.decide((ti, taken[0]), said)
+                    self.decide((ti, taken[0]), self._advice(said))
                     continue
             advice = [si for si, said in enumerate(turn.sentences) if self._advises(said)]
             if self._DID_IT.match(first) and len(advice) == 1 and advice[0] in shared:
-                self.decide((ti, advice[0]), turn.sentences[advice[0]])  # "done. new client, env vars swapped"
+                self.decide((ti, advice[0]), self._advice(turn.sentences[advice[0]]))  # "done. new client, …"
+
+    _I_WOULD = re.compile(r"^(?:then\s+)?i(?:'d|\s+would)\s+(?=([a-z]+)\b)", re.IGNORECASE)
+
+    def _advice(self, said: str) -> str:
+        """The assistant's advice as the decision: "I'd copy the key …" as "Copy the key …"."""
+        would = self._I_WOULD.match(said)
+        return clean(said[would.end():]) if would and would.group(1).lower() in _IMPERATIVE else said
 
     def _advises(self, said: str) -> bool:
         """Whether the assistant's sentence recommends or tells what to do (:meth:`advice_agreed`)."""
