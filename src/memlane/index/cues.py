@@ -4065,8 +4065,13 @@ class _Reader:
         shares most words with the user's turn (two at least, no other sentence sharing as many),
         when that sentence recommends (:attr:`_ADVISES`: "I'd …", "One option is …", "Then …") or
         tells what to do ("Keep night nappies.", "Start with the resistors and diodes, …"): the
-        decision is the advice, placed nowhere before, not a question. Read after the decision
-        readers, so the sentence model's training rows do not move (session 53, dec53)."""
+        decision is the advice, placed nowhere before, not a question; not praise of what the user's
+        turn already decided ("Then the J-Max is good value." — "ok, J-Max it is."). Else a turn
+        opening by telling it was done (:attr:`_DID_IT`: "done. new client, env vars swapped") takes
+        up the answer's only advising sentence. :meth:`adopt` reads answers of four sentences at
+        most. Over every development set through heldout48 decisions +13 right / +12 −3 wrong by
+        default (on 10 sets), +18 / +17 −3 patterns alone (on 13). Read after the decision readers,
+        so the sentence model's training rows do not move (session 53, dec53)."""
         if not self.assisted:
             return
         for ti in range(1, len(self.turns) - 1):
