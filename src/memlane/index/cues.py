@@ -4049,6 +4049,73 @@ class _Reader:
             self.put(where, "rationale", "")
         self.decide(where, sentence)
 
+    _AGREE_OPENS = re.compile(r"^(?:right|alright|good point)\b(?![^.!]*\bbut\b)", re.IGNORECASE)
+    """A reply agreeing in words :attr:`_YES_REPLY`, ``_AGREE`` and ``_AGREE_MORE`` leave out
+    ("Right, copying first.", "Good point, my nephew visits.") (:meth:`advice_agreed`)."""
+    _ADVISES = re.compile(r"\b(?:i'?d|i would|recommend|suggest|one option|go with|you could"
+                          r"|is the (?:stronger|better|best|safer))\b"
+                          r"|^then\s+(?!(?:i|you|he|she|it|we|they|that|there|this|[a-z]+'s)\b)", re.IGNORECASE)
+    """The assistant recommending ("I'd rehair now …", "One option is to …", "Then the first-date
+    restaurant is the stronger choice.") (:meth:`advice_agreed`)."""
+    _DID_IT = re.compile(r"^(?:(?:ok(?:ay)?|right|yes|yep)[,.!]?\s+)?(?:done|doing (?:that|it|both)|changed (?:that|it)"
+                         r"|added (?:that|it)|that was it)\b", re.IGNORECASE)
+    """The user telling they did what the assistant said ("done, pushed to branch …", "ok doing
+    both.", "added that, PUT goes through now") (:meth:`advice_agreed`)."""
+    _ADVICE_LEAD = re.compile(r"^(?:(?:then|also|so|and|instead|first|for [^,]{1,40}),?\s+)+", re.IGNORECASE)
+    """What may open a directive of the assistant's ("Also screw …", "For the stick, use …")."""
+
+    def advice_agreed(self) -> None:
+        """With the assistant, the user agreeing at the head of the turn after the assistant's
+        (:attr:`_YES_REPLY`, ``_AGREE``, ``_AGREE_MORE``, :attr:`_AGREE_OPENS`: "Makes sense, lowest
+        parts first.", "OK, night nappies stay.") takes up the one sentence of the answer that
+        shares most words with the user's turn (two at least, no other sentence sharing as many),
+        when that sentence recommends (:attr:`_ADVISES`: "I'd …", "One option is …", "Then …") or
+        tells what to do ("Keep night nappies.", "Start with the resistors and diodes, …"): the
+        decision is the advice, placed nowhere before, not a question; not praise of what the user's
+        turn already decided ("Then the J-Max is good value." — "ok, J-Max it is."). Else a turn
+        opening by telling it was done (:attr:`_DID_IT`: "done. new client, env vars swapped") takes
+        up the answer's only advising sentence. :meth:`adopt` reads answers of four sentences at
+        most. Over every development set through heldout48 decisions +13 right / +12 −3 wrong by
+        default (on 10 sets), +18 / +17 −3 patterns alone (on 13). Read after the decision readers,
+        so the sentence model's training rows do not move (session 53, dec53)."""
+        if not self.assisted:
+            return
+        for ti in range(1, len(self.turns) - 1):
+            turn, reply = self.turns[ti], self.turns[ti + 1]
+            first = reply.sentences[0].strip() if reply.sentences else ""
+            if turn.role != "assistant" or reply.role != "user" or not first:
+                continue
+            agreed = (self._YES_REPLY.match(first) or _AGREE.match(first) or _AGREE_MORE.match(first)
+                      or self._AGREE_OPENS.match(first))
+            own = set().union(*map(_stems, reply.sentences)) if agreed else set()
+            shared = {si: len(own & _stems(said)) for si, said in enumerate(turn.sentences)
+                      if (ti, si) not in self.cues.placed and not said.rstrip().endswith("?")}
+            most = max(shared.values(), default=0)
+            taken = [si for si, n in shared.items() if n == most]
+            if most >= 2 and len(taken) == 1:
+                said = turn.sentences[taken[0]]
+                if any(f == "decisions" and w[0] == ti + 1 and self._praise_only(said, _content(self.text[w]))
+                       for w, f in self.cues.placed.items()):
+                    continue  # praise of what the user chose ("Then the J-Max is good value." — "ok, J-Max it is.")
+                if self._advises(said):
+                    self.decide((ti, taken[0]), self._advice(said))
+                    continue
+            advice = [si for si, said in enumerate(turn.sentences) if self._advises(said)]
+            if self._DID_IT.match(first) and len(advice) == 1 and advice[0] in shared:
+                self.decide((ti, advice[0]), self._advice(turn.sentences[advice[0]]))  # "done. new client, …"
+
+    _I_WOULD = re.compile(r"^(?:then\s+)?i(?:'d|\s+would)\s+(?=([a-z]+)\b)", re.IGNORECASE)
+
+    def _advice(self, said: str) -> str:
+        """The assistant's advice as the decision: "I'd copy the key …" as "Copy the key …"."""
+        would = self._I_WOULD.match(said)
+        return clean(said[would.end():]) if would and would.group(1).lower() in _IMPERATIVE else said
+
+    def _advises(self, said: str) -> bool:
+        """Whether the assistant's sentence recommends or tells what to do (:meth:`advice_agreed`)."""
+        return not said.rstrip().endswith("?") and (self._ADVISES.search(said) is not None
+                                                    or _directive(self._ADVICE_LEAD.sub("", said)))
+
     def told_not_chosen(self) -> None:
         """A decision that tells rather than chooses (:data:`_TOLD_NOT_CHOSEN`: "Wait, the
         publisher milestone on the 30th explicitly lists the co-op lobby.", "My goal is to pass
@@ -7598,6 +7665,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.proposal_yes()
     reader.wanted()
     reader.contrasted()
+    reader.advice_agreed()
     reader.options_named()
     reader.reason_is_what()
     reader.reasons_after()
