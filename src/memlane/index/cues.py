@@ -5688,6 +5688,30 @@ class _Reader:
                         and len(_content(s)) >= 2):
                     self.put((ti, si), "open_questions", clean(s))
 
+    def reason_explained(self) -> None:
+        """The assistant's reason ("because / since / so that / , so", :data:`_BECAUSE_SAID`) said
+        in an answer before the conversation's last decision is taken, placed nowhere, is a
+        rationale ("Cosy mystery readers are heavy Kindle Unlimited users, so many debut authors
+        start in Select." — … — "KU it is, then."): the advice the choice followed.
+        :meth:`reasons`, :meth:`reasons_advised` and :meth:`reasons_answered` read it only next to
+        the deciding turn. Not after the last decision (an explanation of what follows, right 1
+        time in 10), not a question or exclamation, and through :meth:`_put_reason`'s filter (no
+        directive, proposal or "should"; three content words; no repeat); appended, so it only
+        fills the rationale's free places. Read after the sentence model, so its training rows
+        stay as they were (session 53, rat53)."""
+        decided = sorted({w[0] for w, f in self.cues.placed.items() if f == "decisions"})
+        if not decided or not self.assisted:
+            return
+        said = self._said_contents()
+        for ti, turn in enumerate(self.turns[: decided[-1]]):
+            if turn.role != "assistant":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if ((ti, si) in self.cues.placed or s.endswith(("?", "!"))
+                        or not _BECAUSE_SAID.search(_SINCE_WHEN.sub("", s))):
+                    continue
+                self._put_reason((ti, si), s, said)
+
     _ASKED_TO_FIND = re.compile(
         r"\b(?:ask|check|find\s+out|confirm|chase)\b(?:\s+(?!(?:whether|if)\b)[\w'&.-]+){0,5}?\s+(?:about\s+)?"
         r"(?P<q>(?:whether|if)\s+(?!(?:i|we|you|u|he|she|they|it|that|this|there|one|mine|ours|theirs|his|hers|to)\b)"
@@ -7618,6 +7642,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.unsure_asked()
     reader.asker_unsure()
     reader.cannot_settle()
+    reader.reason_explained()
     reader.asked_to_find()
     reader.put_off_next()
     reader.guessed_cause()
