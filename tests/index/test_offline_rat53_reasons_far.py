@@ -1,7 +1,8 @@
 """Session 53 (rat53), rationale (docs/summary-eval.md, "Session 53: rationale missed, read and
 classed (rat53)"): without the sentence model, a participant's reason said before the last decision
 but more than two turns from every decision is the rationale (``_Reader.reasons_far``); the shipped
-model reads such sentences itself. One said after the last decision stays out."""
+model reads such sentences itself. One said after the last decision stays out (the reader leaves it,
+and the reason screens read after it, ``reasons_after``'s three-turn lag, would take it out too)."""
 
 from memlane.testing import offline_summary
 
