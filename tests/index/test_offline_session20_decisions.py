@@ -103,8 +103,8 @@ def test_a_long_answers_so_is_no_rationale(model):
 
 @pytest.mark.parametrize("model", WAYS)
 def test_what_to_do_and_far_remarks_are_no_rationale(model):
-    """Not a directive, a proposal or a "should", not a question or an exclamation, and not
-    a sentence far from every decision."""
+    """Not a directive, a proposal or a "should", not a question or an exclamation (a reason far
+    from every decision but before it is one since session 53)."""
     summary = _summary([
         ("Ana", "The shed roof is leaking on the mowers, it's not the first time either."),
         ("Ben", "Bring the tarp from the garage, it's no use in there!"),
@@ -116,9 +116,10 @@ def test_what_to_do_and_far_remarks_are_no_rationale(model):
         ("Ben", "Can't wait to see it done, it's only a week's work."),
     ], model)
     assert _has(summary.decisions, "Order a new felt roof for the shed from Hallam's"), summary
-    if model is None:  # four turns before: the reason rule's window. (The weights retrained in session 22
-        # write it as rationale on their own verdict, a reason a reader would keep.)
-        assert not _has(summary.rationale, "The shed roof is leaking on the mowers"), summary
+    # Four turns before the decision, out of the reason rule's window: the weights retrained in session 22
+    # write it as rationale on their own verdict, a reason a reader would keep, and since session 53
+    # (rat53, ``_Reader.reasons_far``) the patterns alone do too.
+    assert _has(summary.rationale, "The shed roof is leaking on the mowers"), summary
     assert not _has(summary.rationale, "Bring the tarp from the garage"), summary
     assert not _has(summary.rationale, "It should not take long to fix the roof"), summary
     assert not _has(summary.rationale, "Don't buy the cheap felt, it never lasts"), summary

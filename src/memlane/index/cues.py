@@ -5761,6 +5761,57 @@ class _Reader:
                         and len(_content(s)) >= 2):
                     self.put((ti, si), "open_questions", clean(s))
 
+    def reason_explained(self) -> None:
+        """The assistant's reason ("because / since / so that / , so", :data:`_BECAUSE_SAID`) said
+        in an answer before the conversation's last decision is taken, placed nowhere, is a
+        rationale ("Green birch is the usual start, because fresh wood cuts like firm cheese." — … —
+        "Birch it is, then."): the advice the choice followed.
+        :meth:`reasons`, :meth:`reasons_advised` and :meth:`reasons_answered` read it only next to
+        the deciding turn. Not after the last decision (an explanation of what follows, right 1
+        time in 10), not a question or exclamation, and through :meth:`_put_reason`'s filter (no
+        directive, proposal or "should"; three content words; no repeat); not in an answer of more
+        than :data:`_OUTCOME_MAX` sentences (advice or a story, session 20); appended, so it only
+        fills the rationale's free places. Read last, after the sentence model, so its training
+        rows stay as they were (session 53, rat53)."""
+        decided = sorted({w[0] for w, f in self.cues.placed.items() if f == "decisions"})
+        if not decided or not self.assisted:
+            return
+        said = self._said_contents()
+        for ti, turn in enumerate(self.turns[: decided[-1]]):
+            if turn.role != "assistant" or len(turn.sentences) > _OUTCOME_MAX:
+                continue  # (a long answer is advice or a story, not why: session 20)
+            for si, s in enumerate(turn.sentences):
+                if ((ti, si) in self.cues.placed or s.endswith(("?", "!"))
+                        or not _BECAUSE_SAID.search(_SINCE_WHEN.sub("", s))):
+                    continue
+                self._put_reason((ti, si), s, said)
+
+    def reasons_far(self) -> None:
+        """Without the sentence model, a participant's statement of a reason (:data:`_REASON_SAID`)
+        said before the conversation's last decision, further than :meth:`reasons` reads (more
+        than two turns from every decision), placed nowhere, is a rationale: the situation the
+        choice answers, said early ("Last year a third of the riders gave up on the hills." … "Let's
+        do the flat 40 km loop along the river."). The sentence model reads these sentences itself, and what it leaves
+        is rarely labelled (1 in 7 on the development sets, against 1 in 4 patterns alone), so
+        this reader runs only without it. Not a question or an exclamation, not a long message
+        with the assistant, and through :meth:`_put_reason`'s filter; appended, so it only fills
+        the rationale's free places. Read after the sentence model and the decision readers and
+        before the reason screens, which take out what they take out of the other readers'
+        reasons (a greeting's complaint, a remark in the last turn …) (session 53, rat53)."""
+        decided = sorted({w[0] for w, f in self.cues.placed.items() if f == "decisions"})
+        if not decided:
+            return
+        said = self._said_contents()
+        for ti, turn in enumerate(self.turns[: decided[-1]]):
+            if turn.role != "user" or any(abs(ti - d) <= 2 for d in decided):
+                continue
+            if self.assisted and len(turn.sentences) > _OUTCOME_MAX:
+                continue
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _REASON_SAID.search(s):
+                    continue
+                self._put_reason((ti, si), s, said)
+
     _ASKED_TO_FIND = re.compile(
         r"\b(?:ask|check|find\s+out|confirm|chase)\b(?:\s+(?!(?:whether|if)\b)[\w'&.-]+){0,5}?\s+(?:about\s+)?"
         r"(?P<q>(?:whether|if)\s+(?!(?:i|we|you|u|he|she|they|it|that|this|there|one|mine|ours|theirs|his|hers|to)\b)"
@@ -7667,6 +7718,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.contrasted()
     reader.advice_agreed()
     reader.options_named()
+    if model is None:
+        reader.reasons_far()  # before the reason screens below, which read its reasons too
     reader.reason_is_what()
     reader.reasons_after()
     reader.reasons_conditional()
@@ -7692,6 +7745,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.unsure_asked()
     reader.asker_unsure()
     reader.cannot_settle()
+    reader.reason_explained()
     reader.asked_to_find()
     reader.put_off_next()
     reader.guessed_cause()
