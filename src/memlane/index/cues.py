@@ -5829,6 +5829,30 @@ class _Reader:
             if name == "open_questions" and self._OWN_WISH.match(self.text[where]):
                 self.put(where, "open_questions", "")
 
+    _NOT_HEARD = re.compile(
+        r"\b(?:(?:haven'?t|hasn'?t|have\s+not|has\s+not)\s+(?:yet\s+)?heard(?:\s+back)?|"
+        r"(?:can'?t|cannot|couldn'?t)\s+(?:quite\s+)?(?:work|figure)\s+out(?:\s+is)?)\s+(?P<q>(?:whether|if)\b.+)",
+        re.IGNORECASE)
+    """What a participant has not heard or cannot work out ("We still haven't heard whether the
+    council licence covers Sunday afternoon.", "What I can't work out is whether the slate's too heavy
+    for screws"): :meth:`not_heard`."""
+
+    def not_heard(self) -> None:
+        """What a participant says they have not heard or cannot work out (:data:`_NOT_HEARD`) is
+        the open question it leaves ("Whether the council licence covers Sunday afternoon?"), written
+        as ``_UNKNOWN``'s are, when no field took the sentence or it was read as a reason (the sentence
+        model reads two such as rationale). Read after the sentence model, on what every reader placed,
+        so its training rows stay as they were (session 53, oq53)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role == "assistant":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if self.cues.placed.get((ti, si)) not in (None, "rationale"):
+                    continue
+                found = self._NOT_HEARD.search(s)
+                if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
+                    self.put((ti, si), "open_questions", _as_unknown(found))
+
     def opening_answered(self) -> None:
         """An open question read from the opening turn is taken out when what follows takes it
         up. With the assistant: what the user opens with ("Should I overpay the mortgage or put it
@@ -7690,6 +7714,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.guessed_cause()
     reader.suggested_asked()
     reader.own_wish()
+    reader.not_heard()
     reader.opening_answered()
     reader.plain_questions()
     reader.whether_asked()
