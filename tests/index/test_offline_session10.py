@@ -95,7 +95,8 @@ def test_an_open_statement_is_written_as_the_question_it_leaves():
         "Per: We honestly don't know yet whether it's the disk or the new driver.",
         "Ola: Let's meet on Monday with the vendor.",
     )
-    assert s.open_questions == ("Whether it's the disk or the new driver?",)
+    # "Whether it's …?" written as the question since session 53 (oq53, ``_Reader.whether_asked``)
+    assert s.open_questions == ("Is it the disk or the new driver?",)
 
 
 def test_references_in_the_shapes_people_write_them():
