@@ -1,0 +1,46 @@
+"""A plan, a hedge or a question said in one clause of a sentence no longer silences a state of
+things said in another (session 53, docs/summary-eval.md "Session 53: facts missed, read and
+classed (fct53)"): "Honestly no idea why it hangs, the export script is 300 lines" states the
+script's length; the clause holding the question is still read for no fact, and a sentence hedged
+throughout ("I think the hall costs £40") is still no fact. The first two fail at the base."""
+
+from __future__ import annotations
+
+import pytest
+
+from memlane.testing import offline_summary
+
+
+def _objects(extraction) -> list[str]:
+    return [f.object for f in extraction.facts]
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_state_beside_a_question_is_a_fact(model):
+    _, extraction = offline_summary(
+        "Rosa: The stock export keeps timing out again.",
+        "Jonah: Honestly no idea why it hangs, the export script is 300 lines.",
+        "Rosa: Thanks.", model=model)
+    said = [f for f in extraction.facts if "300 lines" in f.object]
+    assert said, extraction.facts
+    assert said[0].subject == "export script"
+    assert "hangs" not in said[0].object
+    assert said[0].text.startswith("Honestly no idea")  # the whole sentence is its evidence
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_state_beside_a_hedge_is_a_fact(model):
+    _, extraction = offline_summary(
+        "Milan: When can we apply for the lottery grant again?",
+        "Edita: Their next round closes in January, I think.",
+        "Milan: Noted.", model=model)
+    assert any(o == "closes in January" for o in _objects(extraction)), extraction.facts
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_sentence_hedged_throughout_is_still_no_fact(model):
+    _, extraction = offline_summary(
+        "Milan: What does the scout hall charge?",
+        "Edita: I think the hall costs £40 an evening.",
+        "Milan: Noted.", model=model)
+    assert not any("£40" in o for o in _objects(extraction)), extraction.facts
