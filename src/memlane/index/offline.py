@@ -2541,7 +2541,7 @@ class OfflineIntelligence:
             topic = ", ".join(tags[:3]) + (f" — {topic}" if topic else "")
         extraction = self._extract([(m, t) for m, t, _ in lead])
         extraction = self._with_decisions(extraction, messages, cues, turns)
-        extraction = self._with_states(extraction, messages, turns, cues)
+        extraction = self._with_states(extraction, messages, turns)
         # what the user says has ended: "I no longer work at Acme", "I sold my Corolla" (session 22)
         extraction = with_endings(extraction, messages, self._facts, _sentences)
         # how the speaker works, a move they state, a birthday to come (session 22)
@@ -3119,13 +3119,14 @@ class OfflineIntelligence:
 
     @staticmethod
     def _with_states(extraction: Extraction, messages: Sequence[Message],
-                     turns: Sequence[tuple[str, str, list[str]]], cues: Cues) -> Extraction:
+                     turns: Sequence[tuple[str, str, list[str]]]) -> Extraction:
         """Facts about the state of things that a participant states with a number (session
         14): a named thing's date, the speaker's dated arrangement, the speaker's count of
         something (:meth:`_states`). Not the assistant's words, not a question, a plan, a
         request, a hedge or an opinion (since session 53 a clause of one: the sentence's other
-        clauses are read), and not a sentence the cues placed as a decision, an open question or
-        a step (a rationale can state a fact)."""
+        clauses are read). Until session 53 not a sentence the cues placed as a decision or a
+        step either; now it is read too ("The trial ends 19 July" placed as a decision is still
+        the trial's end)."""
         firsts = _turn_messages(messages)
         several = _several(messages)
         facts = list(extraction.facts)
@@ -3134,9 +3135,8 @@ class OfflineIntelligence:
                 continue
             speaker = speaker_subject(firsts[t])
             we = "team" if several else speaker
-            for i, sentence in enumerate(sentences):
-                placed = cues.placed.get((t, i))
-                if sentence.endswith("?") or (placed is not None and placed != "rationale"):
+            for sentence in sentences:
+                if sentence.endswith("?"):
                     continue
                 # (each pattern behind what its every match holds, a digit and a day's or a
                 # month's letters: most sentences hold neither; session 35, the cost)
