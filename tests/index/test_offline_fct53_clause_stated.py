@@ -3,7 +3,8 @@ things said in another, and a sentence the summary placed as a decision or a ste
 state too (session 53, docs/summary-eval.md "Session 53: facts missed, read and classed
 (fct53)"): "Honestly no idea why it hangs, the export script is 300 lines" states the script's
 length; the clause holding the question is still read for no fact, and a sentence hedged
-throughout ("I think the hall costs £40") is still no fact. All but that one fail at the base."""
+throughout ("I think the hall costs £40") is still no fact. "was", "were" and "quoted" are verbs of
+a named thing's state. All but the hedged-throughout test fail at the base."""
 
 from __future__ import annotations
 
@@ -57,3 +58,16 @@ def test_a_state_in_a_sentence_placed_as_a_decision_is_a_fact(model):
     assert any("Crown" in d for d in summary.decisions), summary.decisions
     assert any(f.object == "holds 60 people" and f.subject == "back room" for f in extraction.facts), \
         extraction.facts
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_past_amount_and_a_quote_are_facts(model):
+    # "was" / "were" and "quoted" are verbs of state too (session 53); the past keeps its own
+    # predicate, so it does not supersede what "is" says
+    _, extraction = offline_summary(
+        "Rosa: How much should we budget for the summer fair?",
+        "Jonah: The marquee was £300 last year. Sparks Electrical quoted £940 for the wiring.",
+        "Rosa: Noted.", model=model)
+    said = {(f.subject, f.predicate, f.object) for f in extraction.facts}
+    assert ("marquee", "was", "was £300 last year") in said, said
+    assert ("Sparks Electrical", "quoted", "quoted £940 for the wiring") in said, said

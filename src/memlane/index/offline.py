@@ -1666,9 +1666,10 @@ _NOT_STATED = re.compile(
     r"feels?|seems?|sounds?|looks?|looking|planning|plan to|aiming|trying|hoping|excited|glad|surprised|"
     r"curious|certain|concerned|worried|willing|remember|wondering|mission|goal|talking)\b", re.IGNORECASE)
 """A plan, a request, a wish, a hedge, a feeling, an opinion or a question: no state of things."""
-_STATE_VERB = (r"(?:is|are|has|have|costs?|takes?|runs?(?: out)?|starts?|opens?|closes?|ends?|"
+_STATE_VERB = (r"(?:is|are|was|were|has|have|costs?|quoted|takes?|runs?(?: out)?|starts?|opens?|closes?|ends?|"
                r"lasts|meets?|holds?|sleeps?|covers?|allows?|includes?|earns?|pays?|charges?|weighs?|"
                r"renews?|expires?|raised|made|took|tops out|goes (?:up|down)|came in|comes in)")
+# ("was", "were", "quoted": session 53; a past state keeps its verb as its predicate, not superseding "is")
 _STATE = re.compile(r"^(?:the |our |my |your |his |her |their )?(?!(?:i|we|it|they|he|she|this|that|there|"
                     r"these|those|you|who|someone|everyone|nobody|everything|something|anyone|what|"
                     r"last|next|every|each)\b)"
@@ -1731,7 +1732,7 @@ def _dated_state(state: re.Match[str], clause: str) -> tuple[str, str, str]:
     if verb in ("'s", "’s"):
         verb, obj = "is", "is " + obj[2:].lstrip()
     head_verb, _, rest = verb.partition(" ")
-    if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came"):
+    if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came", "were"):
         head_verb += "es" if head_verb.endswith(("sh", "ch", "x")) else "s"  # "start" -> "starts"
     pred = "date" if verb in ("is", "are", "has", "have") else f"{head_verb} {rest}".strip()
     return subject, obj, pred
