@@ -1669,7 +1669,8 @@ _NOT_STATED = re.compile(
 _STATE_VERB = (r"(?:is|are|was|were|has|have|costs?|quoted|takes?|runs?(?: out)?|starts?|opens?|closes?|ends?|"
                r"lasts|meets?|holds?|sleeps?|covers?|allows?|includes?|earns?|pays?|charges?|weighs?|"
                r"renews?|expires?|raised|made|took|tops out|goes (?:up|down)|came in|comes in)")
-# ("was", "were", "quoted": session 53; a past state keeps its verb as its predicate, not superseding "is")
+# ("was", "were", "quoted": session 53; a past price or date keeps its verb as its predicate, not "amount"
+# or "date", so it does not supersede what "is" says)
 _STATE = re.compile(r"^(?:the |our |my |your |his |her |their )?(?!(?:i|we|it|they|he|she|this|that|there|"
                     r"these|those|you|who|someone|everyone|nobody|everything|something|anyone|what|"
                     r"last|next|every|each)\b)"
