@@ -678,6 +678,8 @@ joy!" says how someone feels, not what was decided."""
 _NAME_FIRST = re.compile(r"[\w.+-]+[:/]\S")
 _ALSO = re.compile(r"^(?:and|also|plus)\b", re.IGNORECASE)
 _PRONOUNS = frozenset("i you he she it we they me him her us them this that there".split())
+_STEP_PRONOUNS = frozenset("it this that them him her".split())
+"""What a step may name its object by without naming it (:meth:`_Reader.step_names_nothing`)."""
 _ADOPT_MAX = 4
 _OUTCOME_MAX = 5
 """The longest answer (in sentences) whose every "I've <done> …" is an outcome."""
@@ -5688,6 +5690,21 @@ class _Reader:
                         and len(_content(s)) >= 2):
                     self.put((ti, si), "open_questions", clean(s))
 
+    def step_names_nothing(self) -> None:
+        """A step whose words, its pronouns and particles apart, hold one word at most ("Sign it.",
+        "Take that.", "I'll message them.", "Raise it with them"): what it is done to is said in
+        another sentence, and the step names neither it nor anything a reader could act on; over
+        every development set 24 such steps were written that no label holds, 3 that one does
+        (issue #17, ns53). Taken out, whichever reader wrote it. Read last, after the sentence
+        model, so its training rows do not move."""
+        for where, name in list(self.cues.placed.items()):
+            if name not in ("next_steps", "action_items"):
+                continue
+            said = _unowned(name, self.text[where])
+            if (set(words_of(said)) & _STEP_PRONOUNS
+                    and len(_content(said) - _STEP_PRONOUNS - _PARTICLES) <= 1):
+                self.put(where, name, "")
+
     _ASKED_TO_FIND = re.compile(
         r"\b(?:ask|check|find\s+out|confirm|chase)\b(?:\s+(?!(?:whether|if)\b)[\w'&.-]+){0,5}?\s+(?:about\s+)?"
         r"(?P<q>(?:whether|if)\s+(?!(?:i|we|you|u|he|she|they|it|that|this|there|one|mine|ours|theirs|his|hers|to)\b)"
@@ -7624,4 +7641,5 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.suggested_asked()
     reader.opening_answered()
     reader.plain_questions()
+    reader.step_names_nothing()  # last: whichever reader wrote the step
     return reader.cues
