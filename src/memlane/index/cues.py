@@ -5690,6 +5690,31 @@ class _Reader:
                         and len(_content(s)) >= 2):
                     self.put((ti, si), "open_questions", clean(s))
 
+    _NAMED_TOLD = re.compile(r"^(?:(?:ok(?:ay)?|right|so|and|then)[,.]?\s+)?(?P<who>[A-Z][a-z]+),\s+(?P<verb>[a-z]+)\s+"
+                             r"(?P<rest>[^?]+)$")
+    """A participant named, then what that one is told to do ("Kieran, get the final quote from …")
+    (:meth:`named_told`)."""
+
+    def named_told(self) -> None:
+        """Among people, a sentence no reader placed that names another participant and tells that one
+        to do something, its verb one an instruction opens with (:data:`_TOLD_VERBS`: "Kieran, get the
+        final quote from the printers."): the named one's step; the readers of a named directive take
+        only :data:`_STEP_VERBS` (issue #17, ns53). Not with "if". Read after the sentence model, so its
+        training rows do not move."""
+        if self.assisted:
+            return
+        names = {t.who.split()[0].lower() for t in self.turns}
+        for ti, turn in enumerate(self.turns):
+            for si, said in enumerate(turn.sentences):
+                told = self._NAMED_TOLD.match(said.strip()) if (ti, si) not in self.cues.placed else None
+                who = told.group("who").lower() if told else ""
+                if (told is None or who not in names or who == turn.who.split()[0].lower()
+                        or told.group("verb") not in _TOLD_VERBS or re.search(r"\bif\b", said, re.IGNORECASE)):
+                    continue
+                owner = next(t.who for t in self.turns if t.who.split()[0].lower() == who)
+                what = f"{told.group('verb').capitalize()} {told.group('rest')}"
+                self.put((ti, si), "action_items", _owned(owner, _stop(clean(what))))
+
     def step_names_nothing(self) -> None:
         """A step whose words, its pronouns and particles apart, hold one word at most ("Sign it.",
         "Take that.", "I'll message them.", "Raise it with them"): what it is done to is said in
@@ -7641,5 +7666,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.suggested_asked()
     reader.opening_answered()
     reader.plain_questions()
+    reader.named_told()
     reader.step_names_nothing()  # last: whichever reader wrote the step
     return reader.cues
