@@ -678,6 +678,8 @@ joy!" says how someone feels, not what was decided."""
 _NAME_FIRST = re.compile(r"[\w.+-]+[:/]\S")
 _ALSO = re.compile(r"^(?:and|also|plus)\b", re.IGNORECASE)
 _PRONOUNS = frozenset("i you he she it we they me him her us them this that there".split())
+_STEP_PRONOUNS = frozenset("it this that them him her".split())
+"""What a step may name its object by without naming it (:meth:`_Reader.step_names_nothing`)."""
 _ADOPT_MAX = 4
 _OUTCOME_MAX = 5
 """The longest answer (in sentences) whose every "I've <done> …" is an outcome."""
@@ -5812,6 +5814,46 @@ class _Reader:
                     continue
                 self._put_reason((ti, si), s, said)
 
+    _NAMED_TOLD = re.compile(r"^(?:(?:ok(?:ay)?|right|so|and|then)[,.]?\s+)?(?P<who>[A-Z][a-z]+),\s+(?P<verb>[a-z]+)\s+"
+                             r"(?P<rest>[^?]+)$")
+    """A participant named, then what that one is told to do ("Kieran, get the final quote from …")
+    (:meth:`named_told`)."""
+
+    def named_told(self) -> None:
+        """Among people, a sentence no reader placed that names another participant and tells that one
+        to do something, its verb one an instruction opens with (:data:`_TOLD_VERBS`: "Kieran, get the
+        final quote from the printers."): the named one's step; the readers of a named directive take
+        only :data:`_STEP_VERBS` (issue #17, ns53). Not with "if". Read after the sentence model, so its
+        training rows do not move."""
+        if self.assisted:
+            return
+        names = {t.who.split()[0].lower() for t in self.turns}
+        for ti, turn in enumerate(self.turns):
+            for si, said in enumerate(turn.sentences):
+                told = self._NAMED_TOLD.match(said.strip()) if (ti, si) not in self.cues.placed else None
+                who = told.group("who").lower() if told else ""
+                if (told is None or who not in names or who == turn.who.split()[0].lower()
+                        or told.group("verb") not in _TOLD_VERBS or re.search(r"\bif\b", said, re.IGNORECASE)):
+                    continue
+                owner = next(t.who for t in self.turns if t.who.split()[0].lower() == who)
+                what = f"{told.group('verb').capitalize()} {told.group('rest')}"
+                self.put((ti, si), "action_items", _owned(owner, _stop(clean(what))))
+
+    def step_names_nothing(self) -> None:
+        """A step whose words, its pronouns and particles apart, hold one word at most ("Sign it.",
+        "Take that.", "I'll message them.", "Raise it with them"): what it is done to is said in
+        another sentence, and the step names neither it nor anything a reader could act on; over
+        every development set 24 such steps were written that no label holds, 3 that one does
+        (issue #17, ns53). Taken out, whichever reader wrote it. Read last, after the sentence
+        model, so its training rows do not move."""
+        for where, name in list(self.cues.placed.items()):
+            if name not in ("next_steps", "action_items"):
+                continue
+            said = _unowned(name, self.text[where])
+            if (set(words_of(said)) & _STEP_PRONOUNS
+                    and len(_content(said) - _STEP_PRONOUNS - _PARTICLES) <= 1):
+                self.put(where, name, "")
+
     _ASKED_TO_FIND = re.compile(
         r"\b(?:ask|check|find\s+out|confirm|chase)\b(?:\s+(?!(?:whether|if)\b)[\w'&.-]+){0,5}?\s+(?:about\s+)?"
         r"(?P<q>(?:whether|if)\s+(?!(?:i|we|you|u|he|she|they|it|that|this|there|one|mine|ours|theirs|his|hers|to)\b)"
@@ -7846,4 +7888,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.opening_answered()
     reader.plain_questions()
     reader.whether_asked()
+    reader.named_told()
+    reader.step_names_nothing()  # last: whichever reader wrote the step
     return reader.cues
