@@ -474,6 +474,13 @@ _SHOWN_WORDS = ("rror", "ault", "show", "display", "flashing", "throwing", "thre
 _DIGIT_KEY = re.compile(r"(?<![\w/.-])\d{2,10}-[A-Z]{2,}(?:-[A-Z0-9]+)*(?![\w-])")
 """A key opening with its number ("2211-KX-907", "1099-INT", "70112-TR"): the key pattern of
 :data:`_REFS` takes only its tail (session 20)."""
+_SPACED_KEY = re.compile(r"(?<![\w/.-])(?!(?:GBP|EUR|USD|CHF|SEK|NOK|DKK|PLN|CZK|AUD|CAD|NZD|JPY) )"
+                         r"[A-Z]{2,4}(?: \d{2,4})+ \d{1,4}(?![\w/-]|[.,]\d)")
+"""A key of two to four capitals and groups of digits parted by blanks ("VOD 583 219", "PEX 4410 7729 3",
+"GB 402 7719 05"), as a ticket, a code or a tax number is printed: two groups or more, which no other
+pattern reads; not an amount after its currency ("EUR 12 500") (session 53; on every development set
+each such key, 4 of 4, is a labelled reference; of the keys with one group that no pattern read, 6 of
+14 are: "NHS 111", "PIN 7719", "ISO 400" are not)."""
 _ACTION = re.compile(r"(?<![\w/.-])(?:actions/[a-z][\w.-]*[a-z0-9](?:@v?\d+(?:\.\d+)*)?|"
                      r"[a-z][\w-]*/[a-z][\w.-]*@v?\d+(?:\.\d+)*)(?![\w/-])")
 """A CI workflow's action: GitHub's own, under "actions/" ("actions/cache", "actions/setup-python"),
@@ -907,6 +914,8 @@ def _references(text: str) -> Iterator[str]:
             yield from _SHOWN_CODE.findall(text)
         if "-" in text and (shape is None or b"DD-AA" in shape):
             yield from _DIGIT_KEY.findall(text)
+        if shape is None or b"AA DD" in shape:  # session 53's kind
+            yield from _SPACED_KEY.findall(text)
         if ":" in text:
             yield from _IMAGE_TAG.findall(text)
         if _may_hold_phone(text):
