@@ -429,9 +429,15 @@ _CHANNEL = re.compile(r"(?:(?<=\bin )|(?<=\bto )|(?<=\bon )|(?<=\binto ))#[a-z][
 """A chat channel of one word where something is posted ("I'll post it in #release", "tell them
 in #partners"); a hyphenated one ("#platform-oncall") is :data:`_REFS`' own; not "if
 #available(…)", code (session 16)."""
-_QUOTED = re.compile(r"(?:(?<=[\s(:])|^)['\"‘“]([A-Z][^'\"‘’“”\n]{1,60}?)['\"’”](?=[\s.,;:!?)]|$)")
+_QUOTED = re.compile(r"(?:(?<=[\s(:])|^)['\"‘“]([A-Z](?:[^'\"‘’“”\n]|['’]s\b){1,60}?)['\"’”](?=[\s.,;:!?)]|$)")
 """A quotation opening with a capital, in quotes of its own (after a blank, a bracket or a
-colon; before one or a stop)."""
+colon; before one or a stop); a possessive "'s" inside does not close it ("'The Anarchist's Tool
+Chest'", session 53)."""
+_OF_QUOTED = re.compile(r"(?<=\bof )['\"‘“]([A-Z][a-z]{2,30})['\"’”](?=[\s.,;:!?)]|$)")
+"""A work of one capitalised word in quotes after "of" ("the last stanza of 'Tidewrack'", "the
+chorus of 'Edelweiss'"), which :func:`_quoted_title` wants of two words (session 53; on every
+development set both such names are labelled references; a one-word quotation elsewhere is a
+column, a setting or a word said, 14 of 15)."""
 _QUOTE_CAPITAL = re.compile(r"['\"‘“][A-Z]")
 """An opening quote before a capital, which every :data:`_QUOTED` match holds: most turns'
 quotes are apostrophes ("I'm"), and such a turn is not searched with it (session 21, the cost)."""
@@ -442,10 +448,11 @@ def _quoted_title(inner: str) -> bool:
     """Whether a quotation is a title ("'The Salt Orchard'", "'Low Tide Hymns'", "'Icons v2'"):
     two words or more, each capitalised, a small word between them or holding a digit; not a
     quoted sentence or message ("'Error acquiring the state lock'"), nor one word ("'Month'")
-    (session 17)."""
+    (session 17); "&" joins words as a small word does ("'Water & Society'", session 53)."""
     words = inner.split()
     return (len(words) > 1 and words[-1] not in _TITLE_SMALL
-            and all(w[0].isupper() or w in _TITLE_SMALL or any(c.isdigit() for c in w) for w in words))
+            and all(w[0].isupper() or w in _TITLE_SMALL or w == "&" or any(c.isdigit() for c in w)
+                    for w in words))
 
 
 _ERROR_CODE = re.compile(r"\b[A-Z]\d{4}\b")
@@ -467,6 +474,13 @@ _SHOWN_WORDS = ("rror", "ault", "show", "display", "flashing", "throwing", "thre
 _DIGIT_KEY = re.compile(r"(?<![\w/.-])\d{2,10}-[A-Z]{2,}(?:-[A-Z0-9]+)*(?![\w-])")
 """A key opening with its number ("2211-KX-907", "1099-INT", "70112-TR"): the key pattern of
 :data:`_REFS` takes only its tail (session 20)."""
+_SPACED_KEY = re.compile(r"(?<![\w/.-])(?!(?:GBP|EUR|USD|CHF|SEK|NOK|DKK|PLN|CZK|AUD|CAD|NZD|JPY) )"
+                         r"[A-Z]{2,4}(?: \d{2,4})+ \d{1,4}(?![\w/-]|[.,]\d)")
+"""A key of two to four capitals and groups of digits parted by blanks ("VOD 583 219", "PEX 4410 7729 3",
+"GB 402 7719 05"), as a ticket, a code or a tax number is printed: two groups or more, which no other
+pattern reads; not an amount after its currency ("EUR 12 500") (session 53; on every development set
+each such key, 4 of 4, is a labelled reference; of the keys with one group that no pattern read, 6 of
+14 are: "NHS 111", "PIN 7719", "ISO 400" are not)."""
 _ACTION = re.compile(r"(?<![\w/.-])(?:actions/[a-z][\w.-]*[a-z0-9](?:@v?\d+(?:\.\d+)*)?|"
                      r"[a-z][\w-]*/[a-z][\w.-]*@v?\d+(?:\.\d+)*)(?![\w/-])")
 """A CI workflow's action: GitHub's own, under "actions/" ("actions/cache", "actions/setup-python"),
@@ -900,6 +914,8 @@ def _references(text: str) -> Iterator[str]:
             yield from _SHOWN_CODE.findall(text)
         if "-" in text and (shape is None or b"DD-AA" in shape):
             yield from _DIGIT_KEY.findall(text)
+        if shape is None or b"AA DD" in shape:  # session 53's kind
+            yield from _SPACED_KEY.findall(text)
         if ":" in text:
             yield from _IMAGE_TAG.findall(text)
         if _may_hold_phone(text):
@@ -985,6 +1001,8 @@ def _references(text: str) -> Iterator[str]:
             yield from _NAMED_WORK.findall(text)
         if _QUOTE_CAPITAL.search(text):
             yield from (q.rstrip(",.;:!?") for q in _QUOTED.findall(text) if _quoted_title(q))
+            if "of " in text:  # session 53's kind
+                yield from _OF_QUOTED.findall(text)
 _LABEL = re.compile(r"\*\*[^*]{1,80}\*\*:?|^\s*#+\s.*$|^\s*(?:\d+[.)]|[-*•])\s*[^:.!?]{1,60}:(?=\s)"
                     r"|^\s*[^:.!?\s]+(?:\s+[^:.!?\s]+){0,2}:(?=\s)")
 """Markdown headings, bold labels and "Label:" list heads in an answer."""
