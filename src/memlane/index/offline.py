@@ -2029,6 +2029,13 @@ _PLACE_OR_MANNER = frozenset(
 """Words of where or how, and contractions written without their apostrophe ("leylandii
 along", "straight behind", "cost wise", "january isnt"): no part of a noun phrase, so no
 topic holds one (session 22)."""
+_BARE_MODIFIERS = frozenset(
+    "old new big small large little long short high low whole full empty free fine open closed "
+    "late early good bad great best better worse main extra second next last same other real "
+    "ready dead green red blue brown black white ones".split()
+)
+"""Words that say which or what kind, never what ("old", "open", "second", "green"): alone, a
+modifier without its noun, so no topic of one word (session 53)."""
 _WORDS_PER_TOPIC = 35
 """A topic for every 35 words said, two at least and eight at most: a person lists two or
 three for a short exchange (session 13)."""
@@ -2091,6 +2098,17 @@ def _topic_order(ranked: Sequence[str], messages: Sequence[Message],
     return [ranked[k] for _, _, k in sorted(keys)]
 
 
+def _not_a_noun_phrase(words: Sequence[str], text: str) -> bool:
+    """Whether a candidate phrase is a modifier or a verb alone ("old", "open", "send", "book")
+    or a verb and its object ("sell cheese", "bring wine"); a pair whose first word ``text``
+    also says as a noun ("the book club", "a test suite") is one: what a person lists as a topic
+    is a noun phrase (issue #17; session 53)."""
+    if len(words) == 1:
+        return words[0] in _STEP_VERBS or words[0] in _BARE_MODIFIERS
+    return words[0] in _STEP_VERBS and not re.search(
+        r"\b(?:the|a|an|my|your|our|this|that|their|his|her)\s+" + words[0] + r"\b", text, re.IGNORECASE)
+
+
 def _topics(ranked: Sequence[str], messages: Sequence[Message],
             opening: Sequence[list[str]] = (), settled: Sequence[str] = ()) -> tuple[str, ...]:
     """The topics a person would list, from the ranked phrases: a phrase of the opening
@@ -2108,12 +2126,14 @@ def _topics(ranked: Sequence[str], messages: Sequence[Message],
     cap = max(2, min(8, round(said / _WORDS_PER_TOPIC),
                      _MOST_TOPICS + max(0, round((said - _LABELLED_WORDS) / _WORDS_PER_TOPIC))))
     names = {w for m in messages if m.speaker for w in m.speaker.lower().split()}
+    text = "\n".join(m.text for m in messages)
     out: list[str] = []
     used: set[str] = set()
     for p in ranked:
         words = p.split()
         if (used.intersection(words) or names.intersection(words) or _HOW_MANY_OR_WHEN.intersection(words)
-                or _NAMES_NOTHING.intersection(words) or _PLACE_OR_MANNER.intersection(words)):
+                or _NAMES_NOTHING.intersection(words) or _PLACE_OR_MANNER.intersection(words)
+                or _not_a_noun_phrase(words, text)):
             continue
         out.append(p)
         used.update(words)
