@@ -4087,24 +4087,25 @@ class _Reader:
             first = reply.sentences[0].strip() if reply.sentences else ""
             if turn.role != "assistant" or reply.role != "user" or not first:
                 continue
-            agreed = (self._YES_REPLY.match(first) or _AGREE.match(first) or _AGREE_MORE.match(first)
-                      or self._AGREE_OPENS.match(first))
-            own = set().union(*map(_stems, reply.sentences)) if agreed else set()
-            shared = {si: len(own & _stems(said)) for si, said in enumerate(turn.sentences)
-                      if (ti, si) not in self.cues.placed and not said.rstrip().endswith("?")}
-            most = max(shared.values(), default=0)
-            taken = [si for si, n in shared.items() if n == most]
-            if most >= 2 and len(taken) == 1:
-                said = turn.sentences[taken[0]]
-                if any(f == "decisions" and w[0] == ti + 1 and self._praise_only(said, _content(self.text[w]))
-                       for w, f in self.cues.placed.items()):
-                    continue  # praise of what the user chose ("Then the J-Max is good value." — "ok, J-Max it is.")
-                if self._advises(said):
-                    self.decide((ti, taken[0]), self._advice(said))
-                    continue
-            advice = [si for si, said in enumerate(turn.sentences) if self._advises(said)]
-            if self._DID_IT.match(first) and len(advice) == 1 and advice[0] in shared:
-                self.decide((ti, advice[0]), self._advice(turn.sentences[advice[0]]))  # "done. new client, …"
+            if (self._YES_REPLY.match(first) or _AGREE.match(first) or _AGREE_MORE.match(first)
+                    or self._AGREE_OPENS.match(first)):
+                own = set().union(*map(_stems, reply.sentences))
+                shared = {si: len(own & _stems(said)) for si, said in enumerate(turn.sentences)
+                          if (ti, si) not in self.cues.placed and not said.rstrip().endswith("?")}
+                most = max(shared.values(), default=0)
+                taken = [si for si, n in shared.items() if n == most]
+                if most >= 2 and len(taken) == 1:
+                    said = turn.sentences[taken[0]]
+                    if any(f == "decisions" and w[0] == ti + 1 and self._praise_only(said, _content(self.text[w]))
+                           for w, f in self.cues.placed.items()):
+                        continue  # praise of what the user chose ("Then the J-Max is good value." — "ok, J-Max it is.")
+                    if self._advises(said):
+                        self.decide((ti, taken[0]), self._advice(said))
+                        continue
+            if self._DID_IT.match(first):  # (read only then: most answers are not taken up so; the cost)
+                advice = [si for si, said in enumerate(turn.sentences) if self._advises(said)]
+                if len(advice) == 1 and (ti, advice[0]) not in self.cues.placed:
+                    self.decide((ti, advice[0]), self._advice(turn.sentences[advice[0]]))  # "done. new client, …"
 
     _I_WOULD = re.compile(r"^(?:then\s+)?i(?:'d|\s+would)\s+(?=([a-z]+)\b)", re.IGNORECASE)
 
