@@ -4244,6 +4244,26 @@ class _Reader:
         self.put(where, "rationale", clean(s))
         said.append(words)
 
+    def _reasons_where(self, turn_ok: Callable[[set[int], int, _Turn], bool],
+                       says: Callable[[_Turn, str], object], *, before_last: bool = False) -> None:
+        """The walk of the reason readers: in every turn ``turn_ok`` keeps (given the turns of the
+        decisions, the turn's index and the turn; only before the last decision with
+        ``before_last``), not a long message with the assistant (more than :data:`_OUTCOME_MAX`
+        sentences: advice or a story, session 20), each sentence placed nowhere, not a question or
+        an exclamation, that ``says`` a reason goes through :meth:`_put_reason`. Nothing without a
+        decision."""
+        decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
+        if not decided:
+            return
+        said = self._said_contents()
+        for ti, turn in enumerate(self.turns[: max(decided)] if before_last else self.turns):
+            if not turn_ok(decided, ti, turn) or (self.assisted and len(turn.sentences) > _OUTCOME_MAX):
+                continue
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not says(turn, s):
+                    continue
+                self._put_reason((ti, si), s, said)
+
     def reasons(self) -> None:
         """A participant's statement of a reason (:data:`_REASON_SAID`) said in a turn that
         settles something, or up to two turns before or after it, that no field took is the
@@ -4253,22 +4273,10 @@ class _Reader:
         or next to it. Not a question or an exclamation, not what to do (a directive, a
         proposal, a decision's cue, "should / need to"), not small talk: three content words
         at least, and not an item said already in other words."""
-        decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
-        if not decided:
-            return
-        said = self._said_contents()
-        for ti, turn in enumerate(self.turns):
-            if not (decided & {ti - 2, ti - 1, ti, ti + 1, ti + 2}):
-                continue
-            if turn.role != "user" and not (decided & {ti - 1, ti, ti + 1}):
-                continue
-            if self.assisted and len(turn.sentences) > _OUTCOME_MAX:
-                continue  # a long answer or message is advice or a story, not why (the dumps)
-            for si, s in enumerate(turn.sentences):
-                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not (
-                        _REASON_SAID if turn.role == "user" else _BECAUSE_SAID).search(s):
-                    continue
-                self._put_reason((ti, si), s, said)
+        self._reasons_where(
+            lambda decided, ti, turn: bool(decided & {ti - 2, ti - 1, ti, ti + 1, ti + 2})
+            and (turn.role == "user" or bool(decided & {ti - 1, ti, ti + 1})),
+            lambda turn, s: (_REASON_SAID if turn.role == "user" else _BECAUSE_SAID).search(s))
 
     def reasons_so(self) -> None:
         """A participant's reason said with "so" ("We rent it off them, so we don't have much
@@ -4276,38 +4284,20 @@ class _Reader:
         every one"): :data:`_SO_SAID`, read where and as :meth:`reasons` reads a user's reason
         — within two turns of a decision, not a question, an exclamation or what to do, three
         content words at least, not said already (session 40, rat40)."""
-        decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
-        if not decided:
-            return
-        said = self._said_contents()
-        for ti, turn in enumerate(self.turns):
-            if turn.role != "user" or not (decided & {ti - 2, ti - 1, ti, ti + 1, ti + 2}):
-                continue
-            if self.assisted and len(turn.sentences) > _OUTCOME_MAX:
-                continue
-            for si, s in enumerate(turn.sentences):
-                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _SO_SAID.search(s):
-                    continue
-                self._put_reason((ti, si), s, said)
+        self._reasons_where(
+            lambda decided, ti, turn: turn.role == "user" and bool(decided & {ti - 2, ti - 1, ti, ti + 1, ti + 2}),
+            lambda turn, s: _SO_SAID.search(s))
 
     def reasons_advised(self) -> None:
         """The assistant's reason ("because / since / so", :data:`_BECAUSE_SAID`) said in the
         answer the user decides on in their next turn but one ("… Alpine uses musl, so many
         wheels get compiled from source." — "Makes sense." — "We decided to use slim."), read as
         :meth:`reasons` reads the assistant's reason beside a decision (session 40, rat40)."""
-        decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
-        if not decided or not self.assisted:
-            return
-        said = self._said_contents()
-        for ti, turn in enumerate(self.turns):
-            if turn.role != "assistant" or ti + 2 not in decided or decided & {ti - 1, ti, ti + 1}:
-                continue
-            if len(turn.sentences) > _OUTCOME_MAX:
-                continue
-            for si, s in enumerate(turn.sentences):
-                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _BECAUSE_SAID.search(_SINCE_WHEN.sub("", s)):
-                    continue
-                self._put_reason((ti, si), s, said)
+        if self.assisted:
+            self._reasons_where(
+                lambda decided, ti, turn: turn.role == "assistant" and ti + 2 in decided
+                and not decided & {ti - 1, ti, ti + 1},
+                lambda turn, s: _BECAUSE_SAID.search(_SINCE_WHEN.sub("", s)))
 
     def reasons_answered(self) -> None:
         """The assistant's statements in a short answer the user decides on in the very next turn
@@ -5776,18 +5766,9 @@ class _Reader:
         than :data:`_OUTCOME_MAX` sentences (advice or a story, session 20); appended, so it only
         fills the rationale's free places. Read last, after the sentence model, so its training
         rows stay as they were (session 53, rat53)."""
-        decided = sorted({w[0] for w, f in self.cues.placed.items() if f == "decisions"})
-        if not decided or not self.assisted:
-            return
-        said = self._said_contents()
-        for ti, turn in enumerate(self.turns[: decided[-1]]):
-            if turn.role != "assistant" or len(turn.sentences) > _OUTCOME_MAX:
-                continue  # (a long answer is advice or a story, not why: session 20)
-            for si, s in enumerate(turn.sentences):
-                if ((ti, si) in self.cues.placed or s.endswith(("?", "!"))
-                        or not _BECAUSE_SAID.search(_SINCE_WHEN.sub("", s))):
-                    continue
-                self._put_reason((ti, si), s, said)
+        if self.assisted:
+            self._reasons_where(lambda decided, ti, turn: turn.role == "assistant",
+                                lambda turn, s: _BECAUSE_SAID.search(_SINCE_WHEN.sub("", s)), before_last=True)
 
     def reasons_far(self) -> None:
         """Without the sentence model, a participant's statement of a reason (:data:`_REASON_SAID`)
@@ -5801,19 +5782,9 @@ class _Reader:
         the rationale's free places. Read after the sentence model and the decision readers and
         before the reason screens, which take out what they take out of the other readers'
         reasons (a greeting's complaint, a remark in the last turn …) (session 53, rat53)."""
-        decided = sorted({w[0] for w, f in self.cues.placed.items() if f == "decisions"})
-        if not decided:
-            return
-        said = self._said_contents()
-        for ti, turn in enumerate(self.turns[: decided[-1]]):
-            if turn.role != "user" or any(abs(ti - d) <= 2 for d in decided):
-                continue
-            if self.assisted and len(turn.sentences) > _OUTCOME_MAX:
-                continue
-            for si, s in enumerate(turn.sentences):
-                if (ti, si) in self.cues.placed or s.endswith(("?", "!")) or not _REASON_SAID.search(s):
-                    continue
-                self._put_reason((ti, si), s, said)
+        self._reasons_where(
+            lambda decided, ti, turn: turn.role == "user" and not any(abs(ti - d) <= 2 for d in decided),
+            lambda turn, s: _REASON_SAID.search(s), before_last=True)
 
     _NAMED_TOLD = re.compile(r"^(?:(?:ok(?:ay)?|right|so|and|then)[,.]?\s+)?(?P<who>[A-Z][a-z]+),\s+(?P<verb>[a-z]+)\s+"
                              r"(?P<rest>[^?]+)$")
