@@ -1684,9 +1684,11 @@ _NOT_STATED = re.compile(
     r"feels?|seems?|sounds?|looks?|looking|planning|plan to|aiming|trying|hoping|excited|glad|surprised|"
     r"curious|certain|concerned|worried|willing|remember|wondering|mission|goal|talking)\b", re.IGNORECASE)
 """A plan, a request, a wish, a hedge, a feeling, an opinion or a question: no state of things."""
-_STATE_VERB = (r"(?:is|are|has|have|costs?|takes?|runs?(?: out)?|starts?|opens?|closes?|ends?|"
+_STATE_VERB = (r"(?:is|are|was|were|has|have|costs?|quoted|takes?|runs?(?: out)?|starts?|opens?|closes?|ends?|"
                r"lasts|meets?|holds?|sleeps?|covers?|allows?|includes?|earns?|pays?|charges?|weighs?|"
                r"renews?|expires?|raised|made|took|tops out|goes (?:up|down)|came in|comes in)")
+# ("was", "were", "quoted": session 53; a past price or date keeps its verb as its predicate, not "amount"
+# or "date", so it does not supersede what "is" says)
 _STATE = re.compile(r"^(?:the |our |my |your |his |her |their )?(?!(?:i|we|it|they|he|she|this|that|there|"
                     r"these|those|you|who|someone|everyone|nobody|everything|something|anyone|what|"
                     r"last|next|every|each)\b)"
@@ -1749,7 +1751,7 @@ def _dated_state(state: re.Match[str], clause: str) -> tuple[str, str, str]:
     if verb in ("'s", "’s"):
         verb, obj = "is", "is " + obj[2:].lstrip()
     head_verb, _, rest = verb.partition(" ")
-    if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came"):
+    if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came", "were"):
         head_verb += "es" if head_verb.endswith(("sh", "ch", "x")) else "s"  # "start" -> "starts"
     pred = "date" if verb in ("is", "are", "has", "have") else f"{head_verb} {rest}".strip()
     return subject, obj, pred
@@ -2579,7 +2581,7 @@ class OfflineIntelligence:
             topic = ", ".join(tags[:3]) + (f" — {topic}" if topic else "")
         extraction = self._extract([(m, t) for m, t, _ in lead])
         extraction = self._with_decisions(extraction, messages, cues, turns)
-        extraction = self._with_states(extraction, messages, turns, cues)
+        extraction = self._with_states(extraction, messages, turns)
         # what the user says has ended: "I no longer work at Acme", "I sold my Corolla" (session 22)
         extraction = with_endings(extraction, messages, self._facts, _sentences)
         # how the speaker works, a move they state, a birthday to come (session 22)
@@ -3157,12 +3159,14 @@ class OfflineIntelligence:
 
     @staticmethod
     def _with_states(extraction: Extraction, messages: Sequence[Message],
-                     turns: Sequence[tuple[str, str, list[str]]], cues: Cues) -> Extraction:
+                     turns: Sequence[tuple[str, str, list[str]]]) -> Extraction:
         """Facts about the state of things that a participant states with a number (session
         14): a named thing's date, the speaker's dated arrangement, the speaker's count of
         something (:meth:`_states`). Not the assistant's words, not a question, a plan, a
-        request, a hedge or an opinion, and not a sentence the cues placed as a decision, an
-        open question or a step (a rationale can state a fact)."""
+        request, a hedge or an opinion (since session 53 a clause of one: the sentence's other
+        clauses are read). Until session 53 not a sentence the cues placed as a decision or a
+        step either; now it is read too ("The trial ends 19 July" placed as a decision is still
+        the trial's end)."""
         firsts = _turn_messages(messages)
         several = _several(messages)
         facts = list(extraction.facts)
@@ -3171,18 +3175,20 @@ class OfflineIntelligence:
                 continue
             speaker = speaker_subject(firsts[t])
             we = "team" if several else speaker
-            for i, sentence in enumerate(sentences):
-                placed = cues.placed.get((t, i))
-                if sentence.endswith("?") or (placed is not None and placed != "rationale"):
+            for sentence in sentences:
+                if sentence.endswith("?"):
                     continue
                 # (each pattern behind what its every match holds, a digit and a day's or a
                 # month's letters: most sentences hold neither; session 35, the cost)
-                if (((_DIGIT.search(sentence) is None or _AMOUNT.search(sentence) is None)
-                     and (not any(w in sentence for w in _DAY_WORDS) or _DAY_NAMED.search(sentence) is None))
-                        or _NOT_STATED.search(sentence) is not None):
+                if ((_DIGIT.search(sentence) is None or _AMOUNT.search(sentence) is None)
+                        and (not any(w in sentence for w in _DAY_WORDS) or _DAY_NAMED.search(sentence) is None)):
                     continue
-                for f in OfflineIntelligence._states(sentence, speaker, we, firsts[t].seq,
-                                                     amounts=len(firsts[t].text) <= _PASTED):
+                # a plan, a hedge or a question in one clause leaves the others stated: "ok, I'll have a
+                # go at the weekend, the script's 200 lines" (session 53)
+                parts = [sentence] if _NOT_STATED.search(sentence) is None else [
+                    c for c in _CLAUSE.split(sentence.rstrip(".!")) if _NOT_STATED.search(c) is None]
+                for f in [f for part in parts for f in OfflineIntelligence._states(
+                        part, speaker, we, firsts[t].seq, amounts=len(firsts[t].text) <= _PASTED, said=sentence)]:
                     said = f.object.lower()
                     # what a first-person pattern already read from the turn ("an 11 hour layover")
                     if not any(g.seq == f.seq and (g.object.lower() in said or said in g.object.lower())
@@ -3208,20 +3214,22 @@ class OfflineIntelligence:
         return []
 
     @staticmethod
-    def _states(sentence: str, speaker: str, we: str, seq: int, amounts: bool = True) -> list[Fact]:
+    def _states(sentence: str, speaker: str, we: str, seq: int, amounts: bool = True,
+                said: str | None = None) -> list[Fact]:
         """The facts of one sentence, a clause at a time: "Mock exams start on the 8th" (``Mock
         exams``, ``starts``, single-valued: a later date supersedes it), "I've got rent going out
         on the 1st" (the speaker, ``scheduled``, multi-valued), "We run 14 delivery vans" (``we``:
         the speaker, or ``team`` when several people talk; ``vans``, single-valued); with
         ``amounts``, a named thing's amount or count (session 21): "The orders table has about 40M
         rows" (``orders table``, ``rows``), "The kit fund is £310" (``kit fund``, ``amount``),
-        "Yesterday's outage lasted 47 minutes" (``Yesterday's outage``, ``minutes``), single-valued."""
+        "Yesterday's outage lasted 47 minutes" (``Yesterday's outage``, ``minutes``), single-valued.
+        ``said``: the whole sentence when ``sentence`` is a clause of it (the facts' evidence)."""
         out: list[Fact] = []
         for clause in _CLAUSE.split(sentence.rstrip(".!")):
             clause = _SUBJECT_LEAD.sub("", clause).strip()
             number = _AMOUNT.search(clause)
             if number is None:
-                out.extend(OfflineIntelligence._named_day(clause, sentence, seq))
+                out.extend(OfflineIntelligence._named_day(clause, said or sentence, seq))
                 continue
             head, after = clause[: number.start()], clause[number.end():]
             dated = _DATE_AFTER.match(after) is not None and (
@@ -3270,5 +3278,5 @@ class OfflineIntelligence:
             obj = obj.strip(" ,")
             if len(obj) > 1:
                 out.append(Fact(subject, normalize_predicate(pred), _trim(obj, 160), "stated", seq,
-                                _trim(sentence, 200)))
+                                _trim(said or sentence, 200)))
         return out
