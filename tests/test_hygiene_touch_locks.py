@@ -11,7 +11,8 @@ holding the other row, PostgreSQL found a deadlock and failed one side. Hygiene'
 other derived items (entities', observations', summaries') met a worker's
 ``clear_intelligence`` deleting them in its own order the same way. Both now take the
 facts lock of the scopes they touch before any row (the touch in shared mode, so searches
-never wait for each other).
+never wait for each other). Since session 54 the touch waits for no one: when it would, its
+accesses are kept and written later.
 
 The test's own transaction plays the worker: it takes the facts lock and updates one of
 the two facts (in either order), the other side starts and waits, then the transaction
@@ -20,6 +21,7 @@ updates the other fact (as a worker superseding or reinforcing it would) and com
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -113,8 +115,12 @@ def test_evicting_derived_items_waits_for_a_worker_deleting_them(pg_url: str) ->
 
 
 @pytest.mark.parametrize("first", [0, 1])
-def test_a_search_touching_facts_waits_for_a_worker_writing_its_scopes_facts(
+def test_a_search_touching_facts_leaves_them_to_a_worker_writing_its_scopes_facts(
         pg_url: str, first: int) -> None:
+    """Session 54: the touch no longer waits (``atomic(wait=False)``): with the worker holding
+    the facts lock and one of the rows, the search answers at once and keeps the accesses;
+    the worker then updates the other row and commits (no deadlock: the touch holds
+    nothing), and the next search writes them."""
     with _memory(pg_url) as seed:
         seed.add_message("u", "user", "I live in Lisbon and I work at Feedzai",
                          at="2024-05-01T10:00:00Z")
@@ -131,10 +137,22 @@ def test_a_search_touching_facts_waits_for_a_worker_writing_its_scopes_facts(
         mem._local.no_touch = False
         assert {f[1] for f in facts} <= hits, "the search does not return both facts"
         held, then = facts[first][0], facts[1 - first][0]
-        errors = _as_worker(pg_url, held, then,
-                            lambda: mem.search(query, scope="u", k=20,
-                                               now="2024-07-01T00:00:00Z"))
-    assert not errors, errors
+        with psycopg.connect(pg_url) as worker:
+            worker.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_FACTS, "u"))
+            worker.execute("UPDATE facts SET reinforcements = reinforcements + 1 WHERE id = %s",
+                           (held,))
+            search = threading.Thread(target=lambda: mem.search(
+                query, scope="u", k=20, now="2024-07-01T00:00:00Z"), daemon=True)
+            search.start()
+            search.join(30)
+            assert not search.is_alive(), "the search waited for the worker"
+            worker.execute("UPDATE facts SET reinforcements = reinforcements + 1 WHERE id = %s",
+                           (then,))
+            worker.commit()
+            assert worker.execute(
+                "SELECT count(*) FROM facts WHERE scope = 'u' AND last_accessed >= extract(epoch"
+                " FROM timestamptz '2024-07-01')").fetchone()[0] == 0  # kept, not written
+        mem.search(query, scope="u", k=20, now="2024-06-15T00:00:00Z")  # writes the kept ones
     with psycopg.connect(pg_url, autocommit=True) as conn:
         touched = conn.execute("SELECT count(*) FROM facts WHERE scope = 'u' AND last_accessed"
                                " >= extract(epoch FROM timestamptz '2024-07-01')").fetchone()[0]

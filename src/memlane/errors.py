@@ -92,6 +92,10 @@ class StoreError(MemlaneError):
     safe_again: bool | None = None
     """For a connection lost mid-call that was not run again (``serve.again``): whether
     calling again can do nothing twice; None when not judged."""
+    busy: bool = False
+    """A write asked not to wait (``atomic(wait=False)``) that would have waited for another
+    writer: SQLite's write lock held by another process or thread, a PostgreSQL lock held by
+    another transaction. Nothing was written; the same write may succeed later."""
     read_only: bool = False
     """A write to a database this process may not write (a read-only SQLite file, folder
     or mount, ``?mode=ro``; a PostgreSQL standby or read-only transaction): trying again

@@ -53,11 +53,13 @@ from memlane.retrieve.newest import asks_newest
 from memlane.retrieve.options import search_options
 from memlane.retrieve.search import search as search_items
 from memlane.store import Filters, open_store
+from memlane.store.contract import Store
 from memlane.types import EraseReport, Hit, ImportReport, IndexReport, Item, Message, Session
 
 __all__ = ["Memory", "SummaryDraft", "make_embedder", "make_intelligence"]
 
 log = logging.getLogger("memlane")
+_TOUCH = "searches do not record when facts were last used (confidence.touch_on_access)"
 
 
 @dataclass(frozen=True)
@@ -231,6 +233,44 @@ class _Calls:
             return self._cond.wait_for(lambda: self._running <= own, self.WAIT_SECONDS)
 
 
+class _Touches:
+    """The accesses of the facts searches returned (``confidence.touch_on_access``), written
+    without making a search wait: when the write would wait for another writer (another
+    process's import holding SQLite's write lock; on PostgreSQL a worker writing the scope's
+    facts) it is skipped and the accesses are kept, for the next search's write or for
+    ``Memory.close``. Session 54: a search returning a fact waited for the write lock, up
+    to the busy timeout, and with it the service's reads, which never wait behind writers.
+    At most one access a fact is kept (the latest; ``touch_facts`` only moves one forward)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._due: dict[int, float] = {}
+
+    def add(self, due: dict[int, float]) -> None:
+        with self._lock:
+            for fact_id, at in due.items():
+                self._due[fact_id] = max(at, self._due.get(fact_id, at))
+
+    def write(self, store: Store, *, wait: bool) -> None:
+        """Write the accesses due; ``wait`` false: kept for later if the database is being
+        written by another (``StoreError.busy``)."""
+        with self._lock:
+            due, self._due = self._due, {}
+        if not due:
+            return
+        by_time: dict[float, list[int]] = {}
+        for fact_id, at in due.items():
+            by_time.setdefault(at, []).append(fact_id)
+        try:
+            with store.atomic(wait=wait):
+                for at, ids in by_time.items():
+                    store.touch_facts(ids, at)
+        except StoreError as e:
+            if e.busy:
+                self.add(due)
+            raise
+
+
 class Memory:
     """Long-term memory over one database.
 
@@ -265,6 +305,7 @@ class Memory:
         self._worker: IndexWorker | None = None
         self._closed = False
         self._calls = _Calls(self.store.url, self.store.check_schema)
+        self._touches = _Touches()
 
     # -- lifecycle ----------------------------------------------------------------------
     def close(self) -> None:
@@ -288,8 +329,19 @@ class Memory:
             # called from inside one of this thread's calls (a progress callback): closing
             # the connections under it failed it half-way ("Cannot operate on a closed
             # database"), its claimed sessions left leased; it ends first (session 29)
-            self._calls.when_done(self.store.close)
+            self._calls.when_done(self._close_store)
             return
+        self._close_store()
+
+    def _close_store(self) -> None:
+        """Write the facts' accesses still due (``_Touches``), waiting for the database as
+        any write does, then close it."""
+        try:
+            with self._unless_refused(_TOUCH):
+                self._touches.write(self.store, wait=True)
+        except StoreError as e:  # (a database gone: what the last searches used is lost)
+            log.warning("memlane: %s: the facts' last accesses were not recorded: %s",
+                        self.store.url, e)
         self.store.close()
 
     def __enter__(self) -> Memory:
@@ -822,14 +874,19 @@ class Memory:
             self._say_read_only(what)
 
     def _touch_facts(self, hits: list[Hit], when: datetime) -> None:
-        """A fact returned by a search counts as accessed: its staleness clock restarts."""
-        what = "searches do not record when facts were last used (confidence.touch_on_access)"
-        if self._read_only(what):
+        """A fact returned by a search counts as accessed: its staleness clock restarts. The
+        access is written now unless the database is being written by another, and then
+        later (``_Touches``): a search never waits for a writer."""
+        if self._read_only(_TOUCH):
             return
         facts = self.store.facts_for_items([h.item.id for h in hits if h.item.kind == "fact"])
-        if facts:
-            with self._unless_refused(what), self.store.atomic():
-                self.store.touch_facts([f.id for f in facts.values()], when.timestamp())
+        self._touches.add({f.id: when.timestamp() for f in facts.values()})
+        try:
+            with self._unless_refused(_TOUCH):
+                self._touches.write(self.store, wait=False)
+        except StoreError as e:
+            if not e.busy:
+                raise
 
     @validated
     def pack(

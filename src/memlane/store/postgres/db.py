@@ -147,11 +147,15 @@ def translate(what: str, dsn: str | None = None, *, sql: Any = None,
         error = StoreError(READ_ONLY_TEXT if read_only else
                            f"{what}: {scrub(message, dsn) if dsn else message}")
         error.read_only = read_only
+        error.busy = isinstance(e, psycopg.errors.LockNotAvailable)  # ``atomic(wait=False)``
         raise error from e
     except UnicodeEncodeError as e:  # e.g. a lone surrogate in a text value
         raise StoreError(f"{what}: text is not valid Unicode ({e.reason})") from e
 
 
+NO_WAIT = "1ms"
+"""``lock_timeout`` of a transaction asked not to wait (``atomic(wait=False)``): 0 would be
+no limit, so the shortest there is."""
 _PACKAGE = "memlane.store.postgres"
 _FULL = ("too many clients", "too many connections", "remaining connection slots")
 """PostgreSQL's words for a server (or a role's, a database's limit) with no connection left."""
@@ -354,8 +358,12 @@ class Database:
 
     # -- transactions -------------------------------------------------------------------
     @contextmanager
-    def atomic(self, *, reads: bool = False) -> Iterator[psycopg.Connection[Any]]:
-        """A transaction or, nested, a SAVEPOINT (psycopg's ``transaction()``). ``reads``:
+    def atomic(self, *, reads: bool = False, wait: bool = True) -> Iterator[psycopg.Connection[Any]]:
+        """A transaction or, nested, a SAVEPOINT (psycopg's ``transaction()``). ``wait``
+        false (a transaction, not a savepoint): a statement that would wait for a lock
+        another transaction holds (a worker's facts lock, a row it updates) fails at once
+        (``lock_timeout`` of ``NO_WAIT``), as ``StoreError`` with ``busy`` set, and the
+        transaction rolls back. ``reads``:
         the transaction writes nothing (a consistent read, ``live_read``), so its COMMIT is
         not counted in ``progress``: it keeps nothing, and a call that read in one before
         its connection was lost may still run again (session 25: an inspector page, which
@@ -372,6 +380,9 @@ class Database:
             self._local.locks = set()
         self._local.depth += 1
         try:
+            if not wait and self._local.depth == 1:
+                with translate("begin"):
+                    conn.execute(f"SET LOCAL lock_timeout = '{NO_WAIT}'")
             yield conn
         except BaseException as e:
             self._local.depth -= 1

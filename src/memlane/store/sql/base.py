@@ -65,7 +65,7 @@ class SqlDatabase(Protocol):
 
     def execute(self, sql: str, params: Any = ...) -> Cursor: ...
     def executemany(self, sql: str, rows: Any) -> Cursor: ...
-    def atomic(self) -> AbstractContextManager[Any]: ...
+    def atomic(self, *, wait: bool = True) -> AbstractContextManager[Any]: ...
     def portable(self, sql: str) -> str: ...
     def close(self) -> None: ...
     def reset_connection(self) -> None: ...
@@ -170,9 +170,11 @@ class SqlStore:
         return None
 
     @contextmanager
-    def atomic(self) -> Iterator[None]:
-        """One transaction; nested calls become savepoints."""
-        with self.db.atomic():
+    def atomic(self, *, wait: bool = True) -> Iterator[None]:
+        """One transaction; nested calls become savepoints. ``wait`` false: ``StoreError``
+        with ``busy`` set, nothing written, where the transaction would wait for another
+        writer's lock (the backend's ``atomic``)."""
+        with self.db.atomic(wait=wait):
             yield
 
     def pending_migrations(self) -> list[str]:

@@ -763,10 +763,14 @@ class Database:
 
     # -- transactions -------------------------------------------------------------------
     @contextmanager
-    def atomic(self) -> Iterator[sqlite3.Connection]:
+    def atomic(self, *, wait: bool = True) -> Iterator[sqlite3.Connection]:
         """A transaction (``BEGIN IMMEDIATE``) or, nested, a SAVEPOINT.
 
         On error everything inside rolls back and the original exception propagates.
+        ``wait`` false: with the write lock held (by another thread of this process, or by
+        another process: ``BEGIN IMMEDIATE`` with no busy timeout) ``StoreError`` with
+        ``busy`` set is raised at once and nothing begins; nested, there is nothing to wait
+        for (the transaction holds the lock).
         """
         if self._read_only:  # (a field read: a writable database pays no call)
             self._judge_read_only_again()  # the file may be writable now (fix37b)
@@ -779,11 +783,16 @@ class Database:
             error = StoreError(read_only_text(self.path))
             error.read_only = True
             raise error
-        if not self._write_lock.acquire(timeout=_BUSY_SECONDS):
-            raise StoreError(f"begin: {self.path} stayed locked by another writer of this "
-                             f"process for {_BUSY_SECONDS:.0f}s")
+        if not (self._write_lock.acquire(timeout=_BUSY_SECONDS) if wait
+                else self._write_lock.acquire(blocking=False)):
+            error = StoreError(f"begin: {self.path} "
+                               + (f"stayed locked by another writer of this process for "
+                                  f"{_BUSY_SECONDS:.0f}s" if wait else
+                                  "is being written by another thread of this process"))
+            error.busy = not wait
+            raise error
         try:
-            with self._transaction(slot) as conn:
+            with self._transaction(slot, wait=wait) as conn:
                 yield conn
         finally:
             self._write_lock.release()
@@ -813,12 +822,22 @@ class Database:
         return True
 
     @contextmanager
-    def _transaction(self, slot: _Slot) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, slot: _Slot, *, wait: bool = True) -> Iterator[sqlite3.Connection]:
         conn = slot.conn
         depth = slot.depth
         try:
-            conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT sp{depth}")
+            if not wait:  # (only the BEGIN may wait: once it holds the lock nothing else does)
+                conn.execute("PRAGMA busy_timeout = 0")
+            try:
+                conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT sp{depth}")
+            finally:
+                if not wait:
+                    conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
         except sqlite3.OperationalError as e:
+            if not wait and ("locked" in str(e) or "busy" in str(e)):
+                error = StoreError(f"begin: {self.path} is being written by another process")
+                error.busy = True
+                raise error from e
             if "locked" in str(e) or "busy" in str(e):  # SQLITE_BUSY after the busy timeout
                 raise StoreError(
                     f"begin: {self.path} is locked: another process has held its write lock "
