@@ -73,7 +73,7 @@ Action items are written ``Owner: text`` when the owner is known.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -5981,15 +5981,10 @@ class _Reader:
         as ``_UNKNOWN``'s are, when no field took the sentence or it was read as a reason (the sentence
         model reads two such as rationale). Read after the sentence model, on what every reader placed,
         so its training rows stay as they were (session 53, oq53)."""
-        for ti, turn in enumerate(self.turns):
-            if turn.role == "assistant":
-                continue
-            for si, s in enumerate(turn.sentences):
-                if self.cues.placed.get((ti, si)) not in (None, "rationale"):
-                    continue
-                found = self._NOT_HEARD.search(s)
-                if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
-                    self.put((ti, si), "open_questions", _as_unknown(found))
+        for where, s in self._said_unplaced():
+            found = self._NOT_HEARD.search(s)
+            if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
+                self.put(where, "open_questions", _as_unknown(found))
 
     def opening_answered(self) -> None:
         """An open question read from the opening turn is taken out when what follows takes it
@@ -6709,18 +6704,24 @@ class _Reader:
         checklist says", said plainly, is a demand, and "I'd want to see …" a step. Only a sentence no
         field took, or one read as a reason (a wish to know gives none). Read after the sentence
         model, on what every reader placed (session 46, oqr46)."""
+        for where, s in self._said_unplaced():
+            found = self._WANTS_TO_KNOW.match(s.rstrip(" .!?"))
+            if found is None:
+                continue
+            q = re.sub(r"^if\b", "whether", found.group("q"), flags=re.IGNORECASE).rstrip(" .!?,;")
+            if len(_content(q) - _WH_WORDS) >= 2:
+                self.put(where, "open_questions", q[:1].upper() + q[1:] + "?")
+
+    def _said_unplaced(self) -> Iterator[tuple[tuple[int, int], str]]:
+        """The walk of the open-question readers run after the sentence model (:meth:`wants_to_know`,
+        :meth:`not_heard`): each participant's sentence (not the assistant's), with its place, that no
+        field took or that was read as a reason, looked up as the walk reaches it (session 54, oq54)."""
         for ti, turn in enumerate(self.turns):
             if turn.role == "assistant":
                 continue
             for si, s in enumerate(turn.sentences):
-                if self.cues.placed.get((ti, si)) not in (None, "rationale"):
-                    continue
-                found = self._WANTS_TO_KNOW.match(s.rstrip(" .!?"))
-                if found is None:
-                    continue
-                q = re.sub(r"^if\b", "whether", found.group("q"), flags=re.IGNORECASE).rstrip(" .!?,;")
-                if len(_content(q) - _WH_WORDS) >= 2:
-                    self.put((ti, si), "open_questions", q[:1].upper() + q[1:] + "?")
+                if self.cues.placed.get((ti, si)) in (None, "rationale"):
+                    yield (ti, si), s
 
     _DOUBT_ALONE = re.compile(
         r"\b(?:not\s+sure|(?:don'?t|do\s+not)\s+know|no\s+idea)(?:\s+(?:yet|tbh|honestly|either|really|about\s+(?:it|that|tbh)))*"
