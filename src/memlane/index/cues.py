@@ -5986,6 +5986,31 @@ class _Reader:
             if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
                 self.put(where, "open_questions", _as_unknown(found))
 
+    _FRONTED_DOUBT = re.compile(
+        r"^(?:(?:and|but|so|or)\s+)?(?P<q>(?:whether|how|what|who|which|where|when|why)\b[^?]+?)"
+        r"(?:,\s*(?:though|mind|honestly|tbh)\b)*(?:\s*[,;]|\s+is\b)\s*"
+        r"(?:(?:i|we|i'm|i've|we're|we've|am|have|are|honestly|genuinely|really|just|still|got|even|yet|frankly)\s+)*"
+        r"(?:no\s+idea|do\s*n[o']?t\s+know|not\s+sure|we'?ll\s+(?:see|find\s+out)|who\s+knows|"
+        r"another\s+(?:matter|question|story)|anyone'?s\s+guess|remains\s+to\s+be\s+seen|can'?t\s+(?:say|tell))\b",
+        re.IGNORECASE)
+    """A question fronted and then said to be unknown ("Whether the ferry runs on Sundays, no idea.",
+    "How long the paint lasts, I honestly don't know.", "Whether the roof holds is another matter.",
+    "Whether the choir can do it, we'll see."): :meth:`fronted_doubt`."""
+
+    def fronted_doubt(self) -> None:
+        """A participant's question fronted and then left unknown (:data:`_FRONTED_DOUBT`: "no idea",
+        "I don't know", "not sure", "we'll see", "who knows", "is another matter") is the open question
+        it leaves ("Whether the ferry runs on Sundays?"), written as ``_UNKNOWN``'s are, wherever a
+        reader placed the sentence but among the open questions (a doubt is no reason, decision or step:
+        "Whether I'll be ready by July, no idea." read as a step); :meth:`doubt_framed` rewrites such a
+        doubt when a reader already wrote it as an open question. Read after the sentence model, on
+        what every reader placed (session 54, oq54; every development set: 9 right / 3 wrong both ways,
+        the wrong ones labelled questions in other words)."""
+        for where, s in self._said_unplaced(("decisions", "action_items", "next_steps")):
+            found = self._FRONTED_DOUBT.match(s)
+            if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
+                self.put(where, "open_questions", _as_unknown(found))
+
     def opening_answered(self) -> None:
         """An open question read from the opening turn is taken out when what follows takes it
         up. With the assistant: what the user opens with ("Should I overpay the mortgage or put it
@@ -6712,15 +6737,16 @@ class _Reader:
             if len(_content(q) - _WH_WORDS) >= 2:
                 self.put(where, "open_questions", q[:1].upper() + q[1:] + "?")
 
-    def _said_unplaced(self) -> Iterator[tuple[tuple[int, int], str]]:
+    def _said_unplaced(self, also: tuple[str, ...] = ()) -> Iterator[tuple[tuple[int, int], str]]:
         """The walk of the open-question readers run after the sentence model (:meth:`wants_to_know`,
-        :meth:`not_heard`): each participant's sentence (not the assistant's), with its place, that no
-        field took or that was read as a reason, looked up as the walk reaches it (session 54, oq54)."""
+        :meth:`not_heard`, :meth:`fronted_doubt`): each participant's sentence (not the assistant's), with
+        its place, that no field took or that was read as a reason (or placed in a field of ``also``),
+        looked up as the walk reaches it (session 54, oq54)."""
         for ti, turn in enumerate(self.turns):
             if turn.role == "assistant":
                 continue
             for si, s in enumerate(turn.sentences):
-                if self.cues.placed.get((ti, si)) in (None, "rationale"):
+                if self.cues.placed.get((ti, si)) in (None, "rationale", *also):
                     yield (ti, si), s
 
     _DOUBT_ALONE = re.compile(
@@ -7858,6 +7884,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.suggested_asked()
     reader.own_wish()
     reader.not_heard()
+    reader.fronted_doubt()
     reader.opening_answered()
     reader.plain_questions()
     reader.whether_asked()
