@@ -5995,7 +5995,9 @@ class _Reader:
         re.IGNORECASE)
     """A question fronted and then said to be unknown ("Whether the ferry runs on Sundays, no idea.",
     "How long the paint lasts, I honestly don't know.", "Whether the roof holds is another matter.",
-    "Whether the choir can do it, we'll see."): :meth:`fronted_doubt`."""
+    "Whether the choir can do it, we'll see."): :meth:`fronted_doubt`. ``_UNKNOWN_FRONTED`` reads the
+    plain "…, I don't know" inside :meth:`read`, where a wider pattern would move the sentence model's
+    training rows."""
 
     def fronted_doubt(self) -> None:
         """A participant's question fronted and then left unknown (:data:`_FRONTED_DOUBT`: "no idea",
