@@ -6013,6 +6013,25 @@ class _Reader:
             if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
                 self.put(where, "open_questions", _as_unknown(found))
 
+    _ASKED_ABOUT = re.compile(
+        r"(?:^|[,;]\s*|\b(?:and|but|so|also)\s+)(?:(?!(?:i|we|you|nobody|when|if|and)\b)[\w'-]+\s+){1,5}?"
+        r"(?:(?:has|have|had|also|already|just)\s+){0,2}asked\s+(?:(?:us|me)\s+)?about\s+"
+        r"(?!(?:it|that|this|them|those|these|him|her)\b)\w", re.IGNORECASE)
+    """Someone other than the speakers asking about a thing named ("The insurer asked about the roof
+    condition at renewal", "A few parents have asked about the late bus"): :meth:`asked_about`."""
+
+    def asked_about(self) -> None:
+        """What someone other than the speakers asked about (:data:`_ASKED_ABOUT`: a client, the
+        insurer, "a few people"; not "I / we / you", not "nobody", not a pronoun's thing) is an open
+        question the conversation carries, written as the sentence says it, when no field took the
+        sentence or it was read as a reason: a request passed on ("asked if we could …") is read by
+        :meth:`asked_whether`; one passed on "about" a thing names it and leaves it open. Read after
+        the sentence model, on what every reader placed (session 54, oq54; every development set: 5
+        right on 5 sets / 2 wrong, both ways)."""
+        for where, s in self._said_unplaced():
+            if "asked" in s and not s.endswith("?") and self._ASKED_ABOUT.search(s):
+                self.put(where, "open_questions", clean(s))
+
     def opening_answered(self) -> None:
         """An open question read from the opening turn is taken out when what follows takes it
         up. With the assistant: what the user opens with ("Should I overpay the mortgage or put it
@@ -6741,7 +6760,7 @@ class _Reader:
 
     def _said_unplaced(self, also: tuple[str, ...] = ()) -> Iterator[tuple[tuple[int, int], str]]:
         """The walk of the open-question readers run after the sentence model (:meth:`wants_to_know`,
-        :meth:`not_heard`, :meth:`fronted_doubt`): each participant's sentence (not the assistant's), with
+        :meth:`not_heard`, :meth:`fronted_doubt`, :meth:`asked_about`): each participant's sentence (not the assistant's), with
         its place, that no field took or that was read as a reason (or placed in a field of ``also``),
         looked up as the walk reaches it (session 54, oq54)."""
         for ti, turn in enumerate(self.turns):
@@ -7887,6 +7906,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.own_wish()
     reader.not_heard()
     reader.fronted_doubt()
+    reader.asked_about()
     reader.opening_answered()
     reader.plain_questions()
     reader.whether_asked()
