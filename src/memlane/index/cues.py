@@ -6760,9 +6760,9 @@ class _Reader:
 
     def _said_unplaced(self, also: tuple[str, ...] = ()) -> Iterator[tuple[tuple[int, int], str]]:
         """The walk of the open-question readers run after the sentence model (:meth:`wants_to_know`,
-        :meth:`not_heard`, :meth:`fronted_doubt`, :meth:`asked_about`): each participant's sentence (not the assistant's), with
-        its place, that no field took or that was read as a reason (or placed in a field of ``also``),
-        looked up as the walk reaches it (session 54, oq54)."""
+        :meth:`not_heard`, :meth:`fronted_doubt`, :meth:`asked_about`): each participant's sentence
+        (not the assistant's), with its place, that no field took or that was read as a reason (or
+        placed in a field of ``also``), looked up as the walk reaches it (session 54, oq54)."""
         for ti, turn in enumerate(self.turns):
             if turn.role == "assistant":
                 continue
