@@ -5832,6 +5832,23 @@ class _Reader:
             if where[0] == last and self.cues.placed.get(where) == "action_items" and self.text.get(where) == text:
                 self.put(where, "action_items", "")
 
+    _AFTER_THAT = re.compile(r"\bafter that\b", re.IGNORECASE)
+
+    def after_that_only(self) -> None:
+        """A participant's sentence written as a next step for its "after that" alone (:data:`_NEXT`),
+        with no other mark of a step ("After that it's stable.", "Roads till March, canal after that.",
+        "Priya's PR can be rebased after that."): what follows something, told, not a step anyone
+        takes on; over every development set 9 such steps were written, none labelled (issue #17,
+        ns54). Taken out. Not a "let's" ("Let's ask at the AGM …, and order after that."), nor a
+        sentence another cue of :data:`_NEXT` or :data:`_RAISE_IT` marks, nor an owned step ("I'll
+        merge #212 after that"). Read after the sentence model, so its training rows do not move."""
+        for where, name in list(self.cues.placed.items()):
+            said = self.turns[where[0]].sentences[where[1]]
+            if (name == "next_steps" and self.turns[where[0]].role == "user" and self._AFTER_THAT.search(said)
+                    and not _NEXT.search(self._AFTER_THAT.sub(" ", said)) and not _RAISE_IT.match(said)
+                    and not re.search(r"\blet'?s\b", said, re.IGNORECASE)):
+                self.put(where, name, "")
+
     def step_names_nothing(self) -> None:
         """A step whose words, its pronouns and particles apart, hold one word at most ("Sign it.",
         "Take that.", "I'll message them.", "Raise it with them"): what it is done to is said in
@@ -7883,5 +7900,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.whether_asked()
     reader.named_told()
     reader.advice_answered()
+    reader.after_that_only()
     reader.step_names_nothing()  # last: whichever reader wrote the step
     return reader.cues
