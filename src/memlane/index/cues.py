@@ -1693,6 +1693,8 @@ class _Reader:
         """Whether the assistant takes part (a participant's directive is then a request)."""
         self.antecedents: set[str] = set()
         """Sentences a decision's "that X" or "one" was read from: not its rationale."""
+        self.advised: dict[tuple[int, int], str] = {}
+        """The last answer's advice written as the user's step (:meth:`last_advice`) -> its text."""
         self.opening = next((i for i, t in enumerate(turns) if t.role == "user"), -1)
         """The user's first turn (the problem the conversation is about, with the assistant)."""
         who = list(dict.fromkeys(t.who for t in turns))
@@ -4467,6 +4469,7 @@ class _Reader:
                     and not s.rstrip("\"'\u201d ").endswith("!") and '"' not in s):  # no slogan, no quote
                 text = re.split(r";\s+", text, maxsplit=1)[0]  # "…; in cold weather the batteries…": why
                 self.put((ti, si), "action_items", _owned(user, _stop(clean(text[:1].upper() + text[1:]))))
+                self.advised[(ti, si)] = self.text.get((ti, si), "")
 
     def settled(self, ti: int, si: int) -> None:
         """"That's settled": the nearest proposal of the last three turns is the decision."""
@@ -5810,6 +5813,41 @@ class _Reader:
                 owner = next(t.who for t in self.turns if t.who.split()[0].lower() == who)
                 what = f"{told.group('verb').capitalize()} {told.group('rest')}"
                 self.put((ti, si), "action_items", _owned(owner, _stop(clean(what))))
+
+    def advice_answered(self) -> None:
+        """The last answer's advice (:meth:`last_advice`) answered by the user's last turn, which
+        says a step of its own ("Test it on a scrap from the same box first." — "I'll test the
+        spray on a torn page tonight."): what the user will do is what they said, and the advice is
+        what they heard; over every development set 43 such advice steps were written that no
+        label holds, 18 that one does (issue #17, ns54). Taken out. Not advice the conversation
+        ends on (right 24 times in 38), nor advice the user answers without a step of their own.
+        Read after the sentence model, so its training rows do not move."""
+        last = len(self.turns) - 2
+        if last < 1 or self.turns[last].role != "assistant" or self.turns[-1].role != "user":
+            return
+        if not any(self.cues.placed.get((last + 1, si)) in ("next_steps", "action_items")
+                   for si in range(len(self.turns[-1].sentences))):
+            return
+        for where, text in self.advised.items():
+            if where[0] == last and self.cues.placed.get(where) == "action_items" and self.text.get(where) == text:
+                self.put(where, "action_items", "")
+
+    _AFTER_THAT = re.compile(r"\bafter that\b", re.IGNORECASE)
+
+    def after_that_only(self) -> None:
+        """A participant's sentence written as a next step for its "after that" alone (:data:`_NEXT`),
+        with no other mark of a step ("After that it's stable.", "Roads till March, canal after that.",
+        "Priya's PR can be rebased after that."): what follows something, told, not a step anyone
+        takes on; over every development set 9 such steps were written, none labelled (issue #17,
+        ns54). Taken out. Not a "let's" ("Let's ask at the AGM …, and order after that."), nor a
+        sentence another cue of :data:`_NEXT` or :data:`_RAISE_IT` marks, nor an owned step ("I'll
+        merge #212 after that"). Read after the sentence model, so its training rows do not move."""
+        for where, name in list(self.cues.placed.items()):
+            said = self.turns[where[0]].sentences[where[1]]
+            if (name == "next_steps" and self.turns[where[0]].role == "user" and self._AFTER_THAT.search(said)
+                    and not _NEXT.search(self._AFTER_THAT.sub(" ", said)) and not _RAISE_IT.match(said)
+                    and not re.search(r"\blet'?s\b", said, re.IGNORECASE)):
+                self.put(where, name, "")
 
     def step_names_nothing(self) -> None:
         """A step whose words, its pronouns and particles apart, hold one word at most ("Sign it.",
@@ -7911,5 +7949,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.plain_questions()
     reader.whether_asked()
     reader.named_told()
+    reader.advice_answered()
+    reader.after_that_only()
     reader.step_names_nothing()  # last: whichever reader wrote the step
     return reader.cues
