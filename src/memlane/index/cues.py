@@ -5770,6 +5770,31 @@ class _Reader:
             self._reasons_where(lambda decided, ti, turn: turn.role == "assistant",
                                 lambda turn, s: _BECAUSE_SAID.search(_SINCE_WHEN.sub("", s)), before_last=True)
 
+    def reasons_undecided(self) -> None:
+        """Without the sentence model, in a conversation that keeps no decision, a participant's reason
+        placed nowhere is a rationale: the choice is there, said in words no reader takes, and its
+        reason is said plainly. Among people, a sentence that says "because / since / so that / , so"
+        (:data:`_BECAUSE_SAID`: "The hall's boiler is broken, so the fair can't be indoors") —
+        :meth:`no_decision_no_reason` clears the rest, the matter stated; with the assistant, the user's
+        statement of a reason (:data:`_REASON_SAID`) after the opening turn and not in a message of
+        over :data:`_OUTCOME_MAX` sentences (the assistant's own "because" there explains how a
+        thing works, :meth:`explained_no_reason`: right 1 time in 5, it lowered the sum). Not a
+        question or an exclamation, and through :meth:`_put_reason`'s filter. By default the sentence
+        model reads these sentences, and what it leaves is right too rarely (among people +19 right,
+        +64 wrong, the rationale sum falls), so this reader runs only without it. Read near the end, after the
+        reason screens and the question readers (one of which would place the sentence), and after
+        the sentence model, so its training rows do not move (rat54)."""
+        if any(self.cues.decisions):
+            return
+        said = self._said_contents()
+        for ti, turn in enumerate(self.turns):
+            if self.assisted and (turn.role != "user" or ti == 0 or len(turn.sentences) > _OUTCOME_MAX):
+                continue
+            says = _REASON_SAID if self.assisted else _BECAUSE_SAID
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) not in self.cues.placed and not s.endswith(("?", "!")) and says.search(s):
+                    self._put_reason((ti, si), s, said)
+
     def reasons_far(self) -> None:
         """Without the sentence model, a participant's statement of a reason (:data:`_REASON_SAID`)
         said before the conversation's last decision, further than :meth:`reasons` reads (more
@@ -7861,5 +7886,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.plain_questions()
     reader.whether_asked()
     reader.named_told()
+    if model is None:
+        reader.reasons_undecided()
     reader.step_names_nothing()  # last: whichever reader wrote the step
     return reader.cues
