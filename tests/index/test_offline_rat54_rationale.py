@@ -57,3 +57,13 @@ def test_with_the_assistant_the_opening_is_no_reason_where_nothing_is_decided():
         model=None)
     assert not summary.decisions, summary.decisions
     assert not any("headroom" in r for r in summary.rationale), summary.rationale
+
+
+def test_with_the_assistant_a_reason_in_the_last_turn_is_no_reason_where_nothing_is_decided():
+    summary, _ = offline_summary(
+        "user: Which grass seed for a back garden?",
+        "assistant: For heavy wear a ryegrass mix, for looks the fine fescues.",
+        "user: The kids play football on it for 3 hours a day after school.",
+        model=None)
+    assert not summary.decisions, summary.decisions
+    assert not any("football" in r for r in summary.rationale), summary.rationale

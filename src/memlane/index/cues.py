@@ -5778,17 +5778,21 @@ class _Reader:
         :meth:`no_decision_no_reason` clears the rest, the matter stated; with the assistant, the user's
         statement of a reason (:data:`_REASON_SAID`) after the opening turn and not in a message of
         over :data:`_OUTCOME_MAX` sentences (the assistant's own "because" there explains how a
-        thing works, :meth:`explained_no_reason`: right 1 time in 5, it lowered the sum). Not a
-        question or an exclamation, and through :meth:`_put_reason`'s filter. By default the sentence
-        model reads these sentences, and what it leaves is right too rarely (among people +19 right,
-        +64 wrong, the rationale sum falls), so this reader runs only without it. Read near the end, after the
-        reason screens and the question readers (one of which would place the sentence), and after
+        thing works, :meth:`explained_no_reason`: right 1 time in 5, it lowered the sum). Not in the
+        conversation's last turn, a closing remark as :meth:`reason_last_turn` says (and session 40's
+        "We rent the field off them, so we get little say in it." answering a question, with
+        nothing said after it), not a question or an exclamation, and through :meth:`_put_reason`'s
+        filter. By default the sentence model reads these sentences, and what it leaves is right too
+        rarely (among people +19 right, +60 wrong, the sum falls; with the assistant too +39 right,
+        +190 wrong), so this reader runs only without it. Read near the end, after the reason
+        screens and the question readers (one of which would place the sentence), and after
         the sentence model, so its training rows do not move (rat54)."""
         if any(self.cues.decisions):
             return
         said = self._said_contents()
         for ti, turn in enumerate(self.turns):
-            if self.assisted and (turn.role != "user" or ti == 0 or len(turn.sentences) > _OUTCOME_MAX):
+            if ti == len(self.turns) - 1 or self.assisted and (
+                    turn.role != "user" or ti == 0 or len(turn.sentences) > _OUTCOME_MAX):
                 continue
             says = _REASON_SAID if self.assisted else _BECAUSE_SAID
             for si, s in enumerate(turn.sentences):
