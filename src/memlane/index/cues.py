@@ -3506,7 +3506,7 @@ class _Reader:
 
     def _reason_in_turn(self, reason: str, turn: int) -> None:
         """Add ``reason``, said in ``turn``, after the rationale said up to that turn: the summary keeps
-        the first five reasons, and one appended last would fall behind those said after it."""
+        the first eight reasons, and one appended last would fall behind those said after it."""
         at = max((i + 1 for i, r in enumerate(self.cues.rationale) if self.cues.turn_of.get(r, -1) <= turn), default=0)
         self.cues.rationale.insert(at, reason)
         self.cues.turn_of.setdefault(reason, turn)
@@ -5773,6 +5773,35 @@ class _Reader:
             self._reasons_where(lambda decided, ti, turn: turn.role == "assistant",
                                 lambda turn, s: _BECAUSE_SAID.search(_SINCE_WHEN.sub("", s)), before_last=True)
 
+    def reasons_undecided(self) -> None:
+        """Without the sentence model, in a conversation that keeps no decision, a participant's reason
+        placed nowhere is a rationale: the choice is there, said in words no reader takes, and its
+        reason is said plainly. Among people, a sentence that says "because / since / so that / , so"
+        (:data:`_BECAUSE_SAID`: "The hall's boiler is broken, so the fair can't be indoors") —
+        :meth:`no_decision_no_reason` clears the rest, the matter stated; with the assistant, the user's
+        statement of a reason (:data:`_REASON_SAID`) after the opening turn and not in a message of
+        over :data:`_OUTCOME_MAX` sentences (the assistant's own "because" there explains how a
+        thing works, :meth:`explained_no_reason`: right 1 time in 5, it lowered the sum). Not in the
+        conversation's last turn, a closing remark as :meth:`reason_last_turn` says (and session 40's
+        "We rent the field off them, so we get little say in it." answering a question, with
+        nothing said after it), not a question or an exclamation, and through :meth:`_put_reason`'s
+        filter. By default the sentence model reads these sentences, and what it leaves is right too
+        rarely (among people +19 right, +60 wrong, the sum falls; with the assistant too +39 right,
+        +190 wrong), so this reader runs only without it. Read near the end, after the reason
+        screens and the question readers (one of which would place the sentence), and after
+        the sentence model, so its training rows do not move (rat54)."""
+        if any(self.cues.decisions):
+            return
+        said = self._said_contents()
+        for ti, turn in enumerate(self.turns):
+            if ti == len(self.turns) - 1 or self.assisted and (
+                    turn.role != "user" or ti == 0 or len(turn.sentences) > _OUTCOME_MAX):
+                continue
+            says = _REASON_SAID if self.assisted else _BECAUSE_SAID
+            for si, s in enumerate(turn.sentences):
+                if (ti, si) not in self.cues.placed and not s.endswith(("?", "!")) and says.search(s):
+                    self._put_reason((ti, si), s, said)
+
     def reasons_far(self) -> None:
         """Without the sentence model, a participant's statement of a reason (:data:`_REASON_SAID`)
         said before the conversation's last decision, further than :meth:`reasons` reads (more
@@ -6992,7 +7021,7 @@ class _Reader:
         decides itself ("…; I'd go for those"); three content words in the clause and two before
         it, and not a reason said already. A step's clause is no rationale: labellers keep the
         reasons of decisions ("I'll ask Fergus, he runs the rota" is who to ask, not why). Read
-        after the reason readers, so its reason does not push theirs past the field's five items."""
+        after the reason readers, so its reason does not push theirs past the field's eight items."""
         said = self._said_contents()
         for where, fieldname in list(self.cues.placed.items()):
             if fieldname != "decisions" or self.turns[where[0]].role == "assistant":
@@ -7951,5 +7980,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.named_told()
     reader.advice_answered()
     reader.after_that_only()
+    if model is None:
+        reader.reasons_undecided()
     reader.step_names_nothing()  # last: whichever reader wrote the step
     return reader.cues
