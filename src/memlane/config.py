@@ -744,6 +744,11 @@ class RetrievalConfig:
     """Speaker focus also when the query names two speakers apart ("What news did
     Omar share with Ivan?"): on the first one named, the one asked about (not when the
     names are joined: "Omar and Ivan", "both"; docs/retrieval.md, twelfth round)."""
+    hedge_words: bool = True
+    """Words of likelihood ("likely", "potentially", "possibly", "probably", "might") leave
+    the lexical query: a question asking for an inference ("What would Rosa likely study?")
+    is answered by what the speaker told of themselves, which rarely says "likely", and
+    the rare word pulled in the turns that do (false: off; docs/retrieval.md, "Session 54")."""
     timeless_factor: float = 0.6
     """For a question asking when ("When did Ivan win his second cup?"), a turn with a
     speaker that places nothing in time (no day, month, year or "yesterday", "last week",

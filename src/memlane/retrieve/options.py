@@ -140,6 +140,7 @@ def search_options(
         named_lift=r.named_lift,
         doing_lift=r.doing_lift,
         first_named=r.speaker_first_named,
+        hedge_words=r.hedge_words,
         assistant_factor=r.assistant_factor,
         continue_lift=r.continue_lift,
         advice_focus=r.advice_focus,

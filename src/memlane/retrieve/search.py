@@ -162,6 +162,8 @@ class SearchOptions:
     """For a question asking what someone does ("What are Joanna's hobbies?"), candidate
     turns with a speaker that tell of doing something in the first person gain this share
     of their relevance (0: off; ``_lift_doing``)."""
+    hedge_words: bool = False
+    """Words of likelihood ("likely", "might": ``HEDGE_WORDS``) leave the lexical query."""
     first_named: bool = False
     """When the query names two speakers apart, speaker focus on the first one named
     (``memlane.retrieve.speaker.first_named_speaker``)."""
@@ -286,7 +288,7 @@ def search(
         return []
     now = now or datetime.now(UTC)
     t = _Timer()
-    ctx = _Ctx(store, embeddings, scfg, opts, query, question_terms(query),
+    ctx = _Ctx(store, embeddings, scfg, opts, query, question_terms(query, opts.hedge_words),
                time_windows(query, now), now, filters)
     if opts.advice_focus and asks_advice(query):
         ctx.advice = True
@@ -377,10 +379,19 @@ QUESTION_WORDS = frozenset({
 Relative dates are read by ``memlane.retrieve.timeparse`` instead."""
 
 
-def question_terms(query: str) -> list[str]:
-    """``query_terms`` without question scaffolding (``QUESTION_WORDS``)."""
+HEDGE_WORDS = frozenset({"likely", "potentially", "possibly", "probably", "might"})
+"""Words of likelihood that shape a question asking for an inference ("What would Rosa
+likely study?", "What career might Omar take up?") rather than name what it asks about:
+the answer is what the speaker told of themselves, and it rarely says "likely"; left out
+of the lexical query with ``hedge_words`` (docs/retrieval.md, session 54)."""
+
+
+def question_terms(query: str, hedges: bool = False) -> list[str]:
+    """``query_terms`` without question scaffolding (``QUESTION_WORDS``; with ``hedges``,
+    ``HEDGE_WORDS`` too)."""
     terms = query_terms(query)
-    return [t for t in terms if t.lower() not in QUESTION_WORDS] or terms
+    drop = QUESTION_WORDS | HEDGE_WORDS if hedges else QUESTION_WORDS
+    return [t for t in terms if t.lower() not in drop] or terms
 
 
 # -- candidates ------------------------------------------------------------------------
