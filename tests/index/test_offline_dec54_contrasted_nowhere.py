@@ -1,7 +1,8 @@
 """Session 54 (dec54), decisions (docs/summary-eval.md, "Session 54: decisions, a choice named
 against what it is not, placed nowhere (dec54)"): a participant's sentence after the first turn
 that no reader placed, naming its choice against the alternative ("… rather than …", "… instead.",
-`_Reader.contrasted`), is a decision; one with a "but" is not."""
+`_Reader.contrasted`), is a decision, and the reason said beside it its rationale; one with a "but"
+is not."""
 
 import pytest
 
@@ -25,6 +26,8 @@ def _raffle(said):
 def test_a_choice_against_what_it_is_not_placed_nowhere_is_a_decision(model, said):
     summary, _ = offline_summary(*_raffle(said), model=model)
     assert said in summary.decisions, summary.decisions
+    # the reason said the turn before, read once the sentence is a decision
+    assert "Last year the tombola barely broke even and the prizes were tat." in summary.rationale, summary.rationale
 
 
 def test_a_contrast_with_a_but_is_no_decision():
