@@ -1709,6 +1709,13 @@ _DATE_AFTER = re.compile(r"(?:st|nd|rd|th)\b(?!\s+(?!(?:of|at|in|on|and|or|to|fo
 _DAY_BEFORE = re.compile(r"(?:\b(?:the|on|by|from|until|till|before|after|since|of)|[A-Z][a-z]+day|"
                          r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*)\s+$")
 """Before an ordinal, what makes it a day: "on the 8th", "Friday 12th"; not "ranked 3rd", "my 18th"."""
+_DIGIT_WORDS = "one|two|three|four|five|six|seven|eight|nine"
+_AMOUNT_WORD = re.compile(
+    r"(?<![\w'’-])(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:" + _DIGIT_WORDS + r"))?|"
+    r"(?:" + _DIGIT_WORDS.replace("one|", "") + r"|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
+    r"eighteen|nineteen)(?:\s+(?:hundred|thousand))?|a (?:dozen|hundred|thousand))(?![\w'’-])", re.IGNORECASE)
+"""A number said in words as a quantity ("eight club helmets", "forty-five minutes"); not "one"
+("one of them", "the one we…") (session 54)."""
 _MONEY_AFTER = re.compile(r"\s*(?:k\b|m\b|bn\b|%|pounds?|euros?|dollars?|quid|kroner|grand)", re.IGNORECASE)
 _NOT_COUNTED = frozenset("left more less each now only total ago later late early old higher lower cheaper "
                          "extra instead off apart over odd times".split())
@@ -3162,7 +3169,7 @@ class OfflineIntelligence:
                      turns: Sequence[tuple[str, str, list[str]]]) -> Extraction:
         """Facts about the state of things that a participant states with a number (session
         14): a named thing's date, the speaker's dated arrangement, the speaker's count of
-        something (:meth:`_states`). Not the assistant's words, not a question, a plan, a
+        something (:meth:`_states`), the number in digits or, since session 54, in words. Not the assistant's words, not a question, a plan, a
         request, a hedge or an opinion (since session 53 a clause of one: the sentence's other
         clauses are read). Until session 53 not a sentence the cues placed as a decision or a
         step either; now it is read too ("The trial ends 19 July" placed as a decision is still
@@ -3181,7 +3188,8 @@ class OfflineIntelligence:
                 # (each pattern behind what its every match holds, a digit and a day's or a
                 # month's letters: most sentences hold neither; session 35, the cost)
                 if ((_DIGIT.search(sentence) is None or _AMOUNT.search(sentence) is None)
-                        and (not any(w in sentence for w in _DAY_WORDS) or _DAY_NAMED.search(sentence) is None)):
+                        and (not any(w in sentence for w in _DAY_WORDS) or _DAY_NAMED.search(sentence) is None)
+                        and _AMOUNT_WORD.search(sentence) is None):
                     continue
                 # a plan, a hedge or a question in one clause leaves the others stated: "ok, I'll have a
                 # go at the weekend, the script's 200 lines" (session 53)
@@ -3222,17 +3230,23 @@ class OfflineIntelligence:
         the speaker, or ``team`` when several people talk; ``vans``, single-valued); with
         ``amounts``, a named thing's amount or count (session 21): "The orders table has about 40M
         rows" (``orders table``, ``rows``), "The kit fund is £310" (``kit fund``, ``amount``),
-        "Yesterday's outage lasted 47 minutes" (``Yesterday's outage``, ``minutes``), single-valued.
-        ``said``: the whole sentence when ``sentence`` is a clause of it (the facts' evidence)."""
+        "Yesterday's outage lasted 47 minutes" (``Yesterday's outage``, ``minutes``), single-valued;
+        since session 54 a number said in words too ("The club has twelve kayaks", not a day), in
+        a clause with no digits and no day named. ``said``: the whole sentence when ``sentence`` is a clause of it (the facts' evidence)."""
         out: list[Fact] = []
         for clause in _CLAUSE.split(sentence.rstrip(".!")):
             clause = _SUBJECT_LEAD.sub("", clause).strip()
             number = _AMOUNT.search(clause)
+            worded = False
             if number is None:
-                out.extend(OfflineIntelligence._named_day(clause, said or sentence, seq))
-                continue
+                days = OfflineIntelligence._named_day(clause, said or sentence, seq)
+                number = None if days else _AMOUNT_WORD.search(clause)
+                if number is None:
+                    out.extend(days)
+                    continue
+                worded = True  # a number said in words (session 54): a count or an amount, no day
             head, after = clause[: number.start()], clause[number.end():]
-            dated = _DATE_AFTER.match(after) is not None and (
+            dated = not worded and _DATE_AFTER.match(after) is not None and (
                 not after[:1].isalpha() or _DAY_BEFORE.search(head) is not None)
             if (first := _FIRST_STATE.match(head)) is not None:
                 subject, obj = (speaker if first.group(1).lower() == "i" else we), clause[first.end():]
@@ -3276,7 +3290,8 @@ class OfflineIntelligence:
             else:
                 continue
             obj = obj.strip(" ,")
-            if len(obj) > 1:
+            # "I'm not buying three hats": no state of having (session 54)
+            if len(obj) > 1 and not obj.lower().startswith(("not ", "never ")):
                 out.append(Fact(subject, normalize_predicate(pred), _trim(obj, 160), "stated", seq,
                                 _trim(said or sentence, 200)))
         return out
