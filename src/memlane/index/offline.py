@@ -1686,9 +1686,9 @@ _NOT_STATED = re.compile(
 """A plan, a request, a wish, a hedge, a feeling, an opinion or a question: no state of things."""
 _STATE_VERB = (r"(?:is|are|was|were|has|have|costs?|quoted|takes?|runs?(?: out)?|starts?|opens?|closes?|ends?|"
                r"lasts|meets?|holds?|sleeps?|covers?|allows?|includes?|earns?|pays?|charges?|weighs?|"
-               r"renews?|expires?|raised|made|took|tops out|goes (?:up|down)|came in|comes in)")
+               r"renews?|expires?|raised|made|took|tops out|goes (?:up|down)|came in|comes in|got)")
 # ("was", "were", "quoted": session 53; a past price or date keeps its verb as its predicate, not "amount"
-# or "date", so it does not supersede what "is" says)
+# or "date", so it does not supersede what "is" says; "got": session 54, "The appeal got £300")
 _STATE = re.compile(r"^(?:the |our |my |your |his |her |their )?(?!(?:i|we|it|they|he|she|this|that|there|"
                     r"these|those|you|who|someone|everyone|nobody|everything|something|anyone|what|"
                     r"last|next|every|each)\b)"
@@ -1699,6 +1699,9 @@ _STATE = re.compile(r"^(?:the |our |my |your |his |her |their )?(?!(?:i|we|it|th
 _STATE_IS = re.compile(_STATE.pattern.replace("{0,4}?", "{0,1}?").replace(r"(\s+" + _STATE_VERB + r"\b)", r"(['’]s\b)"),
                        re.IGNORECASE)
 """The same with the verb contracted, after a subject of one or two words: "The boiler's"."""
+_STATE_SAYS = re.compile(_STATE.pattern.replace(r"(\s+" + _STATE_VERB + r"\b)", r"(\s+(?:says|said)\b)"), re.IGNORECASE)
+"""A named thing or person saying an amount or a date: "The lease says 14 days' notice", "The physio
+said three weeks" (session 54); the fact's object is what is said."""
 _FIRST_STATE = re.compile(r"^(i|we)(?:['’]m| am|['’]ve got| have got| have| earn| make| pay| spend| owe|"
                           r" weigh| work| run| do| use| go through|['’]re| are)\b", re.IGNORECASE)
 """The speaker's own state: "I've got", "We run"."""
@@ -1758,7 +1761,7 @@ def _dated_state(state: re.Match[str], clause: str) -> tuple[str, str, str]:
     if verb in ("'s", "’s"):
         verb, obj = "is", "is " + obj[2:].lstrip()
     head_verb, _, rest = verb.partition(" ")
-    if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came", "were"):
+    if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came", "were", "got"):
         head_verb += "es" if head_verb.endswith(("sh", "ch", "x")) else "s"  # "start" -> "starts"
     pred = "date" if verb in ("is", "are", "has", "have") else f"{head_verb} {rest}".strip()
     return subject, obj, pred
@@ -3232,7 +3235,9 @@ class OfflineIntelligence:
         rows" (``orders table``, ``rows``), "The kit fund is £310" (``kit fund``, ``amount``),
         "Yesterday's outage lasted 47 minutes" (``Yesterday's outage``, ``minutes``), single-valued;
         since session 54 a number said in words too ("The club has twelve kayaks", not a day), in
-        a clause with no digits and no day named. ``said``: the whole sentence when ``sentence`` is a clause of it (the facts' evidence)."""
+        a clause with no digits and no day named, a bare number after "is" or "has" ("The quote is
+        380,000", ``amount``), "got" and what a named thing "says" or "said" ("The lease says 14
+        days' notice": ``days``, "14 days' notice"). ``said``: the whole sentence when ``sentence`` is a clause of it (the facts' evidence)."""
         out: list[Fact] = []
         for clause in _CLAUSE.split(sentence.rstrip(".!")):
             clause = _SUBJECT_LEAD.sub("", clause).strip()
@@ -3259,13 +3264,18 @@ class OfflineIntelligence:
                     pred = "" if _MONEY_AFTER.match(after) else _counted(after)
                     if not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
                         continue
-            elif dated and (state := _STATE.match(head) or _STATE_IS.match(head)) is not None:
+            elif dated and (state := _STATE.match(head) or _STATE_IS.match(head) or _STATE_SAYS.match(head)) is not None:
                 subject, obj, pred = _dated_state(state, clause)
-            elif amounts and not dated and (state := _STATE.match(head) or _STATE_IS.match(head)) is not None:
+                if state.re is _STATE_SAYS:  # what is said: "whois says expired 26 November"
+                    obj = clause[state.end(2):]
+            elif amounts and not dated and (state := _STATE.match(head) or _STATE_IS.match(head)
+                                            or _STATE_SAYS.match(head)) is not None:
                 # a named thing's amount or count (session 21): "The orders table has about 40M
                 # rows" (rows), "The 7-day JR Pass costs 50,000 yen" (costs), "The kit fund is £310"
                 subject, obj = state.group(1), clause[state.start(2):].lstrip()
                 verb = state.group(2).strip().lower()
+                if state.re is _STATE_SAYS:  # what is said: "The lease says 14 days' notice" (session 54)
+                    obj = clause[state.end(2):]
                 if verb in ("'s", "’s"):
                     rest = head[state.end(2):].split()
                     if _IS_AMOUNT.fullmatch(head[state.end(2):]) is not None:
@@ -3285,7 +3295,12 @@ class OfflineIntelligence:
                     pred = "amount" if verb in ("is", "are", "has", "have") else verb.split()[0]
                 else:  # "40M rows": the number's multiplier, then what it counts
                     pred = _counted(after[cash.end():] if cash is not None else after)
-                    if not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
+                    if (not pred and verb in ("is", "are", "was", "were", "has", "have") and not after.strip()
+                            and len(head[state.end(2):].split()) <= 2):
+                        # a bare number ends the clause, at most two words after the verb: "The quote
+                        # is 380,000", "The reserve has 240,000", "Sam is 7" (session 54)
+                        pred = "amount" if verb in ("is", "are", "has", "have") else verb
+                    elif not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
                         continue
             else:
                 continue

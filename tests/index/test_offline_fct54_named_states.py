@@ -1,0 +1,55 @@
+"""A named thing's state said with a verb the readers did not know until session 54 (docs/
+summary-eval.md "Session 54: facts, the next readers (fct54)"): a bare number right after "is" or
+"has" ("The quote is 380,000"), "got" ("The appeal got £300"), and what a notice or a person
+"says" or "said" ("The lease says 14 days' notice": the object is what is said). A number far from
+its verb is still no bare amount. The first three tests fail at the base."""
+
+from __future__ import annotations
+
+import pytest
+
+from memlane.testing import offline_summary
+
+
+def _said(extraction) -> set[tuple[str, str, str]]:
+    return {(f.subject, f.predicate, f.object) for f in extraction.facts}
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_bare_amount_after_is_or_has_is_a_fact(model):
+    _, extraction = offline_summary(
+        "Nadia: Where are we with the roof money?",
+        "Callum: The builder's quote is 38,000. The sinking fund has 24,500.",
+        "Nadia: Noted.", model=model)
+    said = _said(extraction)
+    assert ("builder's quote", "amount", "is 38,000") in said, said
+    assert ("sinking fund", "amount", "has 24,500") in said, said
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_what_a_thing_got_is_a_fact(model):
+    _, extraction = offline_summary(
+        "Nadia: How did the raffle do?",
+        "Callum: The raffle got £300 on the night.",
+        "Nadia: Great.", model=model)
+    assert ("raffle", "got", "got £300 on the night") in _said(extraction), extraction.facts
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_what_a_notice_says_is_a_fact_without_the_says(model):
+    _, extraction = offline_summary(
+        "Nadia: Can we leave the hall early?",
+        "Callum: The hire agreement says 14 days' notice. The caretaker said two keys at most.",
+        "Nadia: Noted.", model=model)
+    said = _said(extraction)
+    assert ("hire agreement", "days", "14 days' notice") in said, said
+    assert ("caretaker", "keys", "two keys at most") in said, said
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_far_number_is_no_bare_amount(model):
+    _, extraction = offline_summary(
+        "Nadia: What's wrong with the lights?",
+        "Callum: The desk is showing the wrong patch for universe 2.",
+        "Nadia: Noted.", model=model)
+    assert not any("universe 2" in f.object for f in extraction.facts), extraction.facts
