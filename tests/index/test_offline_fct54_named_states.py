@@ -1,8 +1,8 @@
 """A named thing's state said with a verb the readers did not know until session 54 (docs/
 summary-eval.md "Session 54: facts, the next readers (fct54)"): a bare number right after "is" or
-"has" ("The quote is 380,000"), "got" ("The appeal got £300"), and what a notice or a person
-"says" or "said" ("The lease says 14 days' notice": the object is what is said). A number far from
-its verb is still no bare amount. The first three tests fail at the base."""
+"has" ("The quote is 380,000"), "got", "gave", "dropped" ("The appeal got £300"), and what a
+notice or a person "says" or "said" ("The lease says 14 days' notice": the object is what is
+said). A number far from its verb is still no bare amount. All but that test fail at the base."""
 
 from __future__ import annotations
 
@@ -53,3 +53,15 @@ def test_a_far_number_is_no_bare_amount(model):
         "Callum: The desk is showing the wrong patch for universe 2.",
         "Nadia: Noted.", model=model)
     assert not any("universe 2" in f.object for f in extraction.facts), extraction.facts
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_what_a_thing_gave_and_a_fall_are_facts(model):
+    # "gave", "gives", "dropped", "rose", "fell", "went up/down" (session 54): a grant, a change
+    _, extraction = offline_summary(
+        "Nadia: How are the swimming lessons going?",
+        "Callum: The Rotary gave us £250 in March. Sign-ups dropped to 31% after the price rise.",
+        "Nadia: Noted.", model=model)
+    said = _said(extraction)
+    assert ("Rotary", "gave", "gave us £250 in March") in said, said
+    assert any(s == "Sign-ups" and o.startswith("dropped to 31%") for s, _, o in said), said

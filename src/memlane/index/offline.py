@@ -1686,9 +1686,10 @@ _NOT_STATED = re.compile(
 """A plan, a request, a wish, a hedge, a feeling, an opinion or a question: no state of things."""
 _STATE_VERB = (r"(?:is|are|was|were|has|have|costs?|quoted|takes?|runs?(?: out)?|starts?|opens?|closes?|ends?|"
                r"lasts|meets?|holds?|sleeps?|covers?|allows?|includes?|earns?|pays?|charges?|weighs?|"
-               r"renews?|expires?|raised|made|took|tops out|goes (?:up|down)|came in|comes in|got)")
+               r"renews?|expires?|raised|made|took|tops out|goes (?:up|down)|came in|comes in|got|gave|gives|dropped|rose|fell|went (?:up|down))")
 # ("was", "were", "quoted": session 53; a past price or date keeps its verb as its predicate, not "amount"
-# or "date", so it does not supersede what "is" says; "got": session 54, "The appeal got £300")
+# or "date", so it does not supersede what "is" says; "got", "gave", "dropped", "rose", "fell", "went up":
+# session 54, "The appeal got £300", "The Lions gave us £300", "Bookings dropped to 31%")
 _STATE = re.compile(r"^(?:the |our |my |your |his |her |their )?(?!(?:i|we|it|they|he|she|this|that|there|"
                     r"these|those|you|who|someone|everyone|nobody|everything|something|anyone|what|"
                     r"last|next|every|each)\b)"
@@ -1761,7 +1762,8 @@ def _dated_state(state: re.Match[str], clause: str) -> tuple[str, str, str]:
     if verb in ("'s", "’s"):
         verb, obj = "is", "is " + obj[2:].lstrip()
     head_verb, _, rest = verb.partition(" ")
-    if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came", "were", "got"):
+    if not head_verb.endswith(("s", "ed")) and head_verb not in ("took", "made", "came", "were", "got", "gave",
+                                                                 "rose", "fell", "went"):
         head_verb += "es" if head_verb.endswith(("sh", "ch", "x")) else "s"  # "start" -> "starts"
     pred = "date" if verb in ("is", "are", "has", "have") else f"{head_verb} {rest}".strip()
     return subject, obj, pred
