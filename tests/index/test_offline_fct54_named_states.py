@@ -2,7 +2,8 @@
 summary-eval.md "Session 54: facts, the next readers (fct54)"): a bare number right after "is" or
 "has" ("The quote is 380,000"), "got", "gave", "dropped" ("The appeal got £300"), and what a
 notice or a person "says" or "said" ("The lease says 14 days' notice": the object is what is
-said). A number far from its verb is still no bare amount. All but that test fail at the base."""
+said), a size in a unit of two letters ("512 GB"). A number far from its verb is still no bare
+amount. All but that test fail at the base."""
 
 from __future__ import annotations
 
@@ -65,3 +66,15 @@ def test_what_a_thing_gave_and_a_fall_are_facts(model):
     said = _said(extraction)
     assert ("Rotary", "gave", "gave us £250 in March") in said, said
     assert any(s == "Sign-ups" and o.startswith("dropped to 31%") for s, _, o in said), said
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_size_in_a_two_letter_unit_is_a_fact(model):
+    # a unit of two letters counts what the number measures (session 54): "512 GB", "1.4GB", "900km"
+    _, extraction = offline_summary(
+        "Nadia: Will the video archive fit?",
+        "Callum: The backup drive has 512 GB. The wedding film is 1.4GB.",
+        "Nadia: Noted.", model=model)
+    said = _said(extraction)
+    assert ("backup drive", "gb", "has 512 GB") in said, said
+    assert ("wedding film", "gb", "is 1.4GB") in said, said

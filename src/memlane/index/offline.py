@@ -1727,7 +1727,9 @@ _NOT_COUNTED = frozenset("left more less each now only total ago later late earl
 _SUBJECT_LEAD = re.compile(r"^(?:(?:so|and|but|also|oh|ok|okay|well|plus|now|yes|yeah|no|then|actually|"
                            r"anyway|still|right|hm+|ah|heads up|good news|bad news|fyi|update)\b[,!.:]?\s*)+",
                            re.IGNORECASE)
-_COUNTED = re.compile(r"\s*(?:(?:million|thousand|k|bn|billion)\b\s*)?([a-z]{3,})\b(?:[\s-]+([a-z]{3,})\b)?")
+_COUNTED = re.compile(r"\s*(?:(?:million|thousand|k|bn|billion)\b\s*)?([a-z]{3,}|[KMGT]B|km|kg|cm|mm|ml)\b(?:[\s-]+([a-z]{3,})\b)?")
+"""What a number counts (:func:`_counted`): a word of three letters or more, or a unit of two ("16 GB",
+"900km", "2ml": session 54)."""
 
 
 _PASTED = 600
