@@ -21,12 +21,14 @@ NOW = datetime(2025, 6, 2, 12, 0, tzinfo=UTC)
 LESSONS = (
     ("user", "I want to plan the lesson rota for next month."),
     ("assistant", "Happy to help. Tell me a bit more?"),
-    ("user", "I have been teaching piano for twelve years."),
+    ("user", "I have been teaching piano for many years."),
     ("user", "My sister Jo moved to Cardiff in March."),
     ("user", "Thanks!"),
     ("assistant", "You are welcome."),
 )
-SAID = "I have been teaching piano for twelve years"
+SAID = "I have been teaching piano for many years"
+# (said "for twelve years" until session 54, when a number in words became a readers' fact, which the
+# learned reader then leaves alone: a sentence a fact already covers is not stated twice)
 
 
 def _stated(mem) -> set[str]:

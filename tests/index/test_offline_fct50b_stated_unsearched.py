@@ -16,12 +16,14 @@ NOW = datetime(2025, 9, 8, 12, 0, tzinfo=UTC)
 BOATS = (
     ("user", "I need a packing list for the sailing weekend."),
     ("assistant", "Sure. Where are you sailing?"),
-    ("user", "I have been teaching sailing on Lake Bala for nine years."),
+    ("user", "I have been teaching sailing on Lake Bala for many years."),
     ("user", "My brother Owen moved to Bristol in April."),
     ("user", "Thanks!"),
     ("assistant", "You are welcome."),
 )
-SAID = "I have been teaching sailing on Lake Bala for nine years"
+SAID = "I have been teaching sailing on Lake Bala for many years"
+# ("for nine years" until session 54, when a number in words became a readers' fact, which the learned
+# reader then leaves alone)
 
 
 def _mem(tmp_path: Path):
