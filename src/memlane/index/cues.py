@@ -3506,7 +3506,7 @@ class _Reader:
 
     def _reason_in_turn(self, reason: str, turn: int) -> None:
         """Add ``reason``, said in ``turn``, after the rationale said up to that turn: the summary keeps
-        the first eight reasons, and one appended last would fall behind those said after it."""
+        the first five reasons, and one appended last would fall behind those said after it."""
         at = max((i + 1 for i, r in enumerate(self.cues.rationale) if self.cues.turn_of.get(r, -1) <= turn), default=0)
         self.cues.rationale.insert(at, reason)
         self.cues.turn_of.setdefault(reason, turn)
@@ -7042,7 +7042,7 @@ class _Reader:
         decides itself ("…; I'd go for those"); three content words in the clause and two before
         it, and not a reason said already. A step's clause is no rationale: labellers keep the
         reasons of decisions ("I'll ask Fergus, he runs the rota" is who to ask, not why). Read
-        after the reason readers, so its reason does not push theirs past the field's eight items."""
+        after the reason readers, so its reason does not push theirs past the field's five items."""
         said = self._said_contents()
         for where, fieldname in list(self.cues.placed.items()):
             if fieldname != "decisions" or self.turns[where[0]].role == "assistant":

@@ -2682,7 +2682,7 @@ class OfflineIntelligence:
             topic=_trim(topic, 160),
             context=context,
             decisions=tuple(dict.fromkeys(decisions))[:8],
-            rationale=_said(cues.rationale)[:8],
+            rationale=_said(cues.rationale)[:5],
             open_questions=_said(cues.open_questions)[:6],
             next_steps=_said(_step_alone(x) for x in cues.next_steps)[:6],
             action_items=_said((_step_alone(x) for x in cues.action_items), owned=True)[:6],
