@@ -2051,6 +2051,12 @@ _BARE_MODIFIERS = frozenset(
 )
 """Words that say which or what kind, never what ("old", "open", "second", "green"): alone, a
 modifier without its noun, so no topic of one word (session 53)."""
+_NO_NOUN_AFTER = (_BARE_MODIFIERS - frozenset("green red blue brown black white".split())) | frozenset(
+    "twice once enough alone away till again ago still already instead together anyway later soon".split())
+"""Words a noun phrase does not end on: the modifiers but the colours, which are nouns after a
+modifier ("flat white", "dark green"), and adverbs of time, count and place ("twice", "till",
+"away"): a pair ending on one ("charged twice", "door open") is a clause's end, no topic, and an
+adverb alone is none either (session 54)."""
 _WORDS_PER_TOPIC = 35
 """A topic for every 35 words said, two at least and eight at most: a person lists two or
 three for a short exchange (session 13)."""
@@ -2119,7 +2125,9 @@ def _not_a_noun_phrase(words: Sequence[str], text: str) -> bool:
     also says as a noun ("the book club", "a test suite") is one: what a person lists as a topic
     is a noun phrase (issue #17; session 53)."""
     if len(words) == 1:
-        return words[0] in _STEP_VERBS or words[0] in _BARE_MODIFIERS
+        return words[0] in _STEP_VERBS or words[0] in _BARE_MODIFIERS or words[0] in _NO_NOUN_AFTER
+    if words[-1] in _NO_NOUN_AFTER:
+        return True
     return words[0] in _STEP_VERBS and not re.search(
         r"\b(?:the|a|an|my|your|our|this|that|their|his|her)\s+" + words[0] + r"\b", text, re.IGNORECASE)
 
