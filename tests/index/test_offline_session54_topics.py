@@ -1,6 +1,7 @@
 """Session 54's rule for topics (docs/summary-eval.md, "Session 54: topics"): a noun phrase does
 not end on a modifier or an adverb, so no topic is a pair ending on one ("charged twice", "lives
-alone") nor an adverb alone; the phrase ranked next takes its place. Small conversations written
+alone") nor an adverb or a unit alone ("metres", "nights"); the phrase ranked next takes
+its place. Small conversations written
 for these tests."""
 
 from memlane.testing import offline_summary
@@ -39,3 +40,22 @@ def test_a_colour_after_its_modifier_is_a_noun():
         "Sam: Fine, flat white all round from the corner cafe.",
     )
     assert "flat white" in topics
+
+
+def test_no_topic_is_a_unit_alone():
+    topics = _topics(
+        "Ola: The garden fence needs twelve metres of panels, twelve metres along the back.",
+        "Ben: Twelve metres of feather board would do, and the fence posts are rotten too.",
+        "Ola: Then new fence posts and twelve metres of feather board, I'll order them.",
+    )
+    assert "metres" not in topics
+    assert "feather board" in topics
+
+
+def test_no_topic_is_a_count_of_nights():
+    topics = _topics(
+        "Ola: Two nights at the lake cabin in June, or three nights?",
+        "Ben: Three nights, the lake cabin has a canoe hire.",
+        "Ola: Fine, three nights at the lake cabin and we book the canoe hire there.",
+    )
+    assert topics == ("lake cabin", "canoe hire")

@@ -2034,6 +2034,11 @@ _HOW_MANY_OR_WHEN = frozenset(
 )
 """Words of a count or a day ("forty minutes", "six patients", "thursday"): when or how
 much, not what a conversation is about (session 13)."""
+_MEASURES = frozenset("second seconds minute hour metres meters miles mile kilometres pounds euros dollars quid pence "
+                       "grams kilos litres night nights times percent".split())
+"""Units of length, time, money and weight, and "night" ("metres", "pounds", "nights"): alone, a
+measure of something the topic would name, no topic of one word; in a pair they stay ("night
+shift", "run times") (session 54)."""
 _NAMES_NOTHING = frozenset("anyone everyone someone nobody nothing everything people per first".split())
 """Words that name no one and nothing in particular ("anyone else", "people away", "per"):
 no topic (session 13)."""
@@ -2123,9 +2128,11 @@ def _not_a_noun_phrase(words: Sequence[str], text: str) -> bool:
     """Whether a candidate phrase is a modifier or a verb alone ("old", "open", "send", "book")
     or a verb and its object ("sell cheese", "bring wine"); a pair whose first word ``text``
     also says as a noun ("the book club", "a test suite") is one: what a person lists as a topic
-    is a noun phrase (issue #17; session 53)."""
+    is a noun phrase (issue #17; session 53). Nor is a pair ending on a modifier or an adverb
+    ("charged twice", "door open"), an adverb alone, or a unit alone ("metres") (session 54)."""
     if len(words) == 1:
-        return words[0] in _STEP_VERBS or words[0] in _BARE_MODIFIERS or words[0] in _NO_NOUN_AFTER
+        return (words[0] in _STEP_VERBS or words[0] in _BARE_MODIFIERS or words[0] in _NO_NOUN_AFTER
+                or words[0] in _MEASURES)
     if words[-1] in _NO_NOUN_AFTER:
         return True
     return words[0] in _STEP_VERBS and not re.search(
