@@ -1,8 +1,7 @@
-"""Session 54's rule for topics (docs/summary-eval.md, "Session 54: topics"): a noun phrase does
+"""Session 54's rules for topics (docs/summary-eval.md, "Session 54: topics"): a noun phrase does
 not end on a modifier or an adverb, so no topic is a pair ending on one ("charged twice", "lives
-alone") nor an adverb or a unit alone ("metres", "nights"); the phrase ranked next takes
-its place. Small conversations written
-for these tests."""
+alone"), nor an adverb or a unit alone ("metres", "nights"); the phrase ranked next takes its
+place. Small conversations written for these tests."""
 
 from memlane.testing import offline_summary
 
