@@ -2034,6 +2034,11 @@ _HOW_MANY_OR_WHEN = frozenset(
 )
 """Words of a count or a day ("forty minutes", "six patients", "thursday"): when or how
 much, not what a conversation is about (session 13)."""
+_MEASURES = frozenset("second seconds minute hour metres meters miles mile kilometres pounds euros dollars quid pence "
+                       "grams kilos litres night nights times percent".split())
+"""Units of length, time, money and weight, and "night" ("metres", "pounds", "nights"): alone, a
+measure of something the topic would name, no topic of one word; in a pair they stay ("night
+shift", "run times") (session 54)."""
 _NAMES_NOTHING = frozenset("anyone everyone someone nobody nothing everything people per first".split())
 """Words that name no one and nothing in particular ("anyone else", "people away", "per"):
 no topic (session 13)."""
@@ -2051,6 +2056,12 @@ _BARE_MODIFIERS = frozenset(
 )
 """Words that say which or what kind, never what ("old", "open", "second", "green"): alone, a
 modifier without its noun, so no topic of one word (session 53)."""
+_NO_NOUN_AFTER = (_BARE_MODIFIERS - frozenset("green red blue brown black white".split())) | frozenset(
+    "twice once enough alone away till again ago still already instead together anyway later soon".split())
+"""Words a noun phrase does not end on: the modifiers but the colours, which are nouns after a
+modifier ("flat white", "dark green"), and adverbs of time, count and place ("twice", "till",
+"away"): a pair ending on one ("charged twice", "door open") is a clause's end, no topic, and an
+adverb alone is none either (session 54)."""
 _WORDS_PER_TOPIC = 35
 """A topic for every 35 words said, two at least and eight at most: a person lists two or
 three for a short exchange (session 13)."""
@@ -2117,9 +2128,13 @@ def _not_a_noun_phrase(words: Sequence[str], text: str) -> bool:
     """Whether a candidate phrase is a modifier or a verb alone ("old", "open", "send", "book")
     or a verb and its object ("sell cheese", "bring wine"); a pair whose first word ``text``
     also says as a noun ("the book club", "a test suite") is one: what a person lists as a topic
-    is a noun phrase (issue #17; session 53)."""
+    is a noun phrase (issue #17; session 53). Nor is a pair ending on a modifier or an adverb
+    ("charged twice", "door open"), an adverb alone, or a unit alone ("metres") (session 54)."""
     if len(words) == 1:
-        return words[0] in _STEP_VERBS or words[0] in _BARE_MODIFIERS
+        return (words[0] in _STEP_VERBS or words[0] in _BARE_MODIFIERS or words[0] in _NO_NOUN_AFTER
+                or words[0] in _MEASURES)
+    if words[-1] in _NO_NOUN_AFTER:
+        return True
     return words[0] in _STEP_VERBS and not re.search(
         r"\b(?:the|a|an|my|your|our|this|that|their|his|her)\s+" + words[0] + r"\b", text, re.IGNORECASE)
 
