@@ -3197,7 +3197,7 @@ class OfflineIntelligence:
             speaker = speaker_subject(firsts[t])
             we = "team" if several else speaker
             for sentence in sentences:
-                if sentence.endswith("?"):
+                if sentence.endswith("?") or (yours and "your" not in sentence.lower()):
                     continue
                 # (each pattern behind what its every match holds, a digit and a day's or a
                 # month's letters: most sentences hold neither; session 35, the cost)
