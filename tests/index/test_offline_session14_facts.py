@@ -38,9 +38,11 @@ def test_a_question_a_plan_or_a_hedge_states_no_date():
 
 
 def test_the_assistants_words_are_no_fact_of_the_user():
+    # (since session 54 the assistant's clause about the user's own thing is: "Your contract ends
+    # on the 31st of March", tests/index/test_offline_fct54b_yours.py)
     facts = _facts(
         "user: When does my gym contract end?",
-        "assistant: Your contract ends on the 31st of March.",
+        "assistant: Most gym contracts end on the 31st of March.",
     )
     assert facts == []
 

@@ -1703,6 +1703,10 @@ _STATE_IS = re.compile(_STATE.pattern.replace("{0,4}?", "{0,1}?").replace(r"(\s+
 _STATE_SAYS = re.compile(_STATE.pattern.replace(r"(\s+" + _STATE_VERB + r"\b)", r"(\s+(?:says|said)\b)"), re.IGNORECASE)
 """A named thing or person saying an amount or a date: "The lease says 14 days' notice", "The physio
 said three weeks" (session 54); the fact's object is what is said."""
+_YOURS = re.compile(r"your\s", re.IGNORECASE)
+"""The assistant's clause about the user's own thing: "Your policy covers bicycles up to £1,000",
+"Your contract runs for 12 months" (session 54); the assistant's other clauses state no fact of
+the user's."""
 _FIRST_STATE = re.compile(r"^(i|we)(?:['’]m| am|['’]ve got| have got| have| earn| make| pay| spend| owe|"
                           r" weigh| work| run| do| use| go through|['’]re| are)\b", re.IGNORECASE)
 """The speaker's own state: "I've got", "We run"."""
@@ -3192,7 +3196,8 @@ class OfflineIntelligence:
                      turns: Sequence[tuple[str, str, list[str]]]) -> Extraction:
         """Facts about the state of things that a participant states with a number (session
         14): a named thing's date, the speaker's dated arrangement, the speaker's count of
-        something (:meth:`_states`), the number in digits or, since session 54, in words. Not the assistant's words, not a question, a plan, a
+        something (:meth:`_states`), the number in digits or, since session 54, in words. Not the assistant's words (but since
+        session 54 its clause about the user's own thing, :data:`_YOURS`), not a question, a plan, a
         request, a hedge or an opinion (since session 53 a clause of one: the sentence's other
         clauses are read). Until session 53 not a sentence the cues placed as a decision or a
         step either; now it is read too ("The trial ends 19 July" placed as a decision is still
@@ -3201,12 +3206,13 @@ class OfflineIntelligence:
         several = _several(messages)
         facts = list(extraction.facts)
         for t, (who, role, sentences) in enumerate(turns):
-            if role != "user" or t >= len(firsts):
+            if role not in ("user", "assistant") or t >= len(firsts):
                 continue
+            yours = role == "assistant"  # the assistant reads the user's own thing (session 54)
             speaker = speaker_subject(firsts[t])
             we = "team" if several else speaker
             for sentence in sentences:
-                if sentence.endswith("?"):
+                if sentence.endswith("?") or (yours and "your" not in sentence.lower()):
                     continue
                 # (each pattern behind what its every match holds, a digit and a day's or a
                 # month's letters: most sentences hold neither; session 35, the cost)
@@ -3216,8 +3222,9 @@ class OfflineIntelligence:
                     continue
                 # a plan, a hedge or a question in one clause leaves the others stated: "ok, I'll have a
                 # go at the weekend, the script's 200 lines" (session 53)
-                parts = [sentence] if _NOT_STATED.search(sentence) is None else [
-                    c for c in _CLAUSE.split(sentence.rstrip(".!")) if _NOT_STATED.search(c) is None]
+                parts = [sentence] if _NOT_STATED.search(sentence) is None and not yours else [
+                    c for c in _CLAUSE.split(sentence.rstrip(".!")) if _NOT_STATED.search(c) is None
+                    and (not yours or _YOURS.match(_SUBJECT_LEAD.sub("", c.strip())) is not None)]
                 for f in [f for part in parts for f in OfflineIntelligence._states(
                         part, speaker, we, firsts[t].seq, amounts=len(firsts[t].text) <= _PASTED, said=sentence)]:
                     said = f.object.lower()
