@@ -1703,6 +1703,14 @@ _STATE_IS = re.compile(_STATE.pattern.replace("{0,4}?", "{0,1}?").replace(r"(\s+
 _STATE_SAYS = re.compile(_STATE.pattern.replace(r"(\s+" + _STATE_VERB + r"\b)", r"(\s+(?:says|said)\b)"), re.IGNORECASE)
 """A named thing or person saying an amount or a date: "The lease says 14 days' notice", "The physio
 said three weeks" (session 54); the fact's object is what is said."""
+
+
+def _named_state(head: str) -> re.Match[str] | None:
+    """A named thing and its verb of state opening ``head``, the words before a number: "The kit fund
+    is", "The boiler's", "The lease says" (:meth:`OfflineIntelligence._states`)."""
+    return _STATE.match(head) or _STATE_IS.match(head) or _STATE_SAYS.match(head)
+
+
 _YOURS = re.compile(r"your\s", re.IGNORECASE)
 """The assistant's clause about the user's own thing: "Your policy covers bicycles up to £1,000",
 "Your contract runs for 12 months" (session 54); the assistant's other clauses state no fact of
@@ -3291,12 +3299,11 @@ class OfflineIntelligence:
                     pred = "" if _MONEY_AFTER.match(after) else _counted(after)
                     if not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
                         continue
-            elif dated and (state := _STATE.match(head) or _STATE_IS.match(head) or _STATE_SAYS.match(head)) is not None:
+            elif dated and (state := _named_state(head)) is not None:
                 subject, obj, pred = _dated_state(state, clause)
                 if state.re is _STATE_SAYS:  # what is said: "whois says expired 26 November"
                     obj = clause[state.end(2):]
-            elif amounts and not dated and (state := _STATE.match(head) or _STATE_IS.match(head)
-                                            or _STATE_SAYS.match(head)) is not None:
+            elif amounts and not dated and (state := _named_state(head)) is not None:
                 # a named thing's amount or count (session 21): "The orders table has about 40M
                 # rows" (rows), "The 7-day JR Pass costs 50,000 yen" (costs), "The kit fund is £310"
                 subject, obj = state.group(1), clause[state.start(2):].lstrip()

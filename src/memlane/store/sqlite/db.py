@@ -12,7 +12,7 @@ import time
 import urllib.parse
 import weakref
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,17 @@ def translate(what: str) -> Iterator[None]:
             raise StoreError(f"{what}: the file {_unfinished(what)}") from e
         hint = file_hint(e)
         raise StoreError(f"{what}: {e}" + (f" ({hint})" if hint else "")) from e
+
+
+@contextmanager
+def _no_busy_wait(conn: sqlite3.Connection) -> Iterator[None]:
+    """Statements inside fail at once on a lock another connection holds (busy timeout 0),
+    where they would wait up to ``_BUSY_SECONDS``: ``probe_write``, ``atomic(wait=False)``."""
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        yield
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
 
 
 def _unfinished(path: str) -> str:
@@ -783,13 +794,13 @@ class Database:
             error = StoreError(read_only_text(self.path))
             error.read_only = True
             raise error
-        if not (self._write_lock.acquire(timeout=_BUSY_SECONDS) if wait
-                else self._write_lock.acquire(blocking=False)):
-            error = StoreError(f"begin: {self.path} "
-                               + (f"stayed locked by another writer of this process for "
-                                  f"{_BUSY_SECONDS:.0f}s" if wait else
-                                  "is being written by another thread of this process"))
-            error.busy = not wait
+        if wait:
+            if not self._write_lock.acquire(timeout=_BUSY_SECONDS):
+                raise StoreError(f"begin: {self.path} stayed locked by another writer of this "
+                                 f"process for {_BUSY_SECONDS:.0f}s")
+        elif not self._write_lock.acquire(blocking=False):
+            error = StoreError(f"begin: {self.path} is being written by another thread of this process")
+            error.busy = True
             raise error
         try:
             with self._transaction(slot, wait=wait) as conn:
@@ -826,19 +837,15 @@ class Database:
         conn = slot.conn
         depth = slot.depth
         try:
-            if not wait:  # (only the BEGIN may wait: once it holds the lock nothing else does)
-                conn.execute("PRAGMA busy_timeout = 0")
-            try:
+            # (only the BEGIN may wait: once it holds the lock nothing else does)
+            with nullcontext() if wait else _no_busy_wait(conn):
                 conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT sp{depth}")
-            finally:
-                if not wait:
-                    conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
         except sqlite3.OperationalError as e:
-            if not wait and ("locked" in str(e) or "busy" in str(e)):
-                error = StoreError(f"begin: {self.path} is being written by another process")
-                error.busy = True
-                raise error from e
-            if "locked" in str(e) or "busy" in str(e):  # SQLITE_BUSY after the busy timeout
+            if "locked" in str(e) or "busy" in str(e):  # SQLITE_BUSY (after the busy timeout)
+                if not wait:
+                    error = StoreError(f"begin: {self.path} is being written by another process")
+                    error.busy = True
+                    raise error from e
                 raise StoreError(
                     f"begin: {self.path} is locked: another process has held its write lock "
                     f"for {_BUSY_SECONDS:.0f}s (a long import --strict, a copy, a process "
@@ -909,13 +916,10 @@ class Database:
             return  # this process is writing: the file takes writes
         conn = slot.conn
         try:
-            conn.execute("PRAGMA busy_timeout = 0")
-            try:
+            with _no_busy_wait(conn):
                 with translate(f"begin: {self.path}"):
                     conn.execute("BEGIN IMMEDIATE")
                 conn.execute("ROLLBACK")
-            finally:
-                conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
         finally:
             self._write_lock.release()
 
