@@ -1745,6 +1745,16 @@ _COUNTED = re.compile(r"\s*(?:(?:million|thousand|k|bn|billion)\b\s*)?([a-z]{3,}
 "900km", "2ml": session 54)."""
 
 
+_FRAGMENT_WORDS = 6
+"""A clause opening with its number is a fact of the speaker's when it is this short: "Twelve mowers
+entered so far", "About 40 square metres" (session 55, :meth:`OfflineIntelligence._states`)."""
+_FRAGMENT_VERB = re.compile(r"\b(?:is|are|was|were|isn['’]t|will|would|can)\b|['’]s\b", re.IGNORECASE)
+"""In such a clause, a sum or a judgement, no count ("Five new at £800 is £4,000", "Six weeks is fine")."""
+_FRAGMENT_CHOICE = re.compile(r"\b(?:or|then|yes|yeah|ok|okay|sure|fine|not|no)\b", re.IGNORECASE)
+"""In its sentence, a choice, a yes or a no ("Two weekends, yes", "£99 then", "Eight pizzas, not
+twenty"): what is agreed or weighed, not a state of things."""
+
+
 _PASTED = 600
 """A message longer than this is a pasted text (an article, a prompt, a report: its amounts are not
 the speaker's state of things), for a named thing's amount (session 21); the labelled sets' own
@@ -3336,6 +3346,16 @@ class OfflineIntelligence:
                         pred = "amount" if verb in ("is", "are", "has", "have") else verb
                     elif not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
                         continue
+            elif (amounts and not dated and _IS_AMOUNT.fullmatch(head) is not None
+                  and len(clause.split()) <= _FRAGMENT_WORDS and _FRAGMENT_VERB.search(clause) is None
+                  and _FRAGMENT_CHOICE.search(said or sentence) is None):
+                # a fragment with no subject, opening with its number: "Twelve mowers entered so
+                # far", "About 40 square metres", "£40 each" (session 55): the speaker's (``we``)
+                cash = _MONEY_AFTER.match(after)
+                pred = "amount" if number.group(0)[:1] in "£$€" or cash is not None else _counted(after)
+                if not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
+                    continue
+                subject, obj = we, clause
             else:
                 continue
             obj = obj.strip(" ,")
