@@ -1748,8 +1748,9 @@ _COUNTED = re.compile(r"\s*(?:(?:million|thousand|k|bn|billion)\b\s*)?([a-z]{3,}
 _FRAGMENT_WORDS = 6
 """A clause opening with its number is a fact of the speaker's when it is this short: "Twelve mowers
 entered so far", "About 40 square metres" (session 55, :meth:`OfflineIntelligence._states`)."""
-_FRAGMENT_VERB = re.compile(r"\b(?:is|are|was|were|isn['’]t|will|would|can)\b|['’]s\b", re.IGNORECASE)
-"""In such a clause, a sum or a judgement, no count ("Five new at £800 is £4,000", "Six weeks is fine")."""
+_FRAGMENT_VERB = re.compile(r"\b(?:is|are|was|were|will|would|can)\b|n['’]t\b|['’]s\b", re.IGNORECASE)
+"""In such a clause, a sum or a judgement, no count ("Five new at £800 is £4,000", "Six weeks is fine",
+"Four people doesn't pay the teacher")."""
 _FRAGMENT_CHOICE = re.compile(r"\b(?:or|then|yes|yeah|ok|okay|sure|fine|not|no)\b", re.IGNORECASE)
 """In its sentence, a choice, a yes or a no ("Two weekends, yes", "£99 then", "Eight pizzas, not
 twenty"): what is agreed or weighed, not a state of things."""
@@ -3348,7 +3349,8 @@ class OfflineIntelligence:
                         continue
             elif (amounts and not dated and _IS_AMOUNT.fullmatch(head) is not None
                   and len(clause.split()) <= _FRAGMENT_WORDS and _FRAGMENT_VERB.search(clause) is None
-                  and _FRAGMENT_CHOICE.search(said or sentence) is None):
+                  and _FRAGMENT_CHOICE.search(said or sentence) is None
+                  and "so " + clause.lower() not in (said or sentence).lower()):  # a sum: "Four courts, so £480"
                 # a fragment with no subject, opening with its number: "Twelve mowers entered so
                 # far", "About 40 square metres", "£40 each" (session 55): the speaker's (``we``)
                 cash = _MONEY_AFTER.match(after)
