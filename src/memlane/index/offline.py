@@ -1745,6 +1745,35 @@ _COUNTED = re.compile(r"\s*(?:(?:million|thousand|k|bn|billion)\b\s*)?([a-z]{3,}
 "900km", "2ml": session 54)."""
 
 
+_FRAGMENT_WORDS = 6
+"""A clause opening with its number is a fact of the speaker's when it is this short: "Twelve mowers
+entered so far", "About 40 square metres" (session 55, :meth:`OfflineIntelligence._states`)."""
+_FRAGMENT_VERB = re.compile(r"\b(?:is|are|was|were|will|would|can)\b|n['’]t\b|['’]s\b", re.IGNORECASE)
+"""In such a clause, a sum or a judgement, no count ("Five new at £800 is £4,000", "Six weeks is fine",
+"Four people doesn't pay the teacher")."""
+_THERE = re.compile(r"there(?:['’]s| is| are| was| were)\s+", re.IGNORECASE)
+"""Before such a clause's number, what leaves it a fragment: "There are 14 commits on the branch"."""
+_FRAGMENT_CHOICE = re.compile(r"\b(?:or|then|yes|yeah|ok|okay|sure|fine|not|no)\b", re.IGNORECASE)
+"""In its sentence, a choice, a yes or a no ("Two weekends, yes", "£99 then", "Eight pizzas, not
+twenty"): what is agreed or weighed, not a state of things."""
+
+
+def _fragment(clause: str, head: str, said: str) -> str | None:
+    """The fragment ``clause`` is when it opens with its number (``head``: the words before it, at
+    most two of :data:`_IS_AMOUNT`, after "there are" if it says so) and is short, no sum, no
+    judgement and no choice (``said``: its whole sentence); None when it is not one (session 55)."""
+    there = _THERE.match(head)
+    start = there.end() if there is not None else 0
+    if _IS_AMOUNT.fullmatch(head[start:]) is None:
+        return None
+    frag = clause[start:]
+    if (len(frag.split()) > _FRAGMENT_WORDS or _FRAGMENT_VERB.search(frag) is not None
+            or _FRAGMENT_CHOICE.search(said) is not None
+            or "so " + clause.lower() in said.lower()):  # a sum: "Four courts, so £480"
+        return None
+    return frag
+
+
 _PASTED = 600
 """A message longer than this is a pasted text (an article, a prompt, a report: its amounts are not
 the speaker's state of things), for a named thing's amount (session 21); the labelled sets' own
@@ -3336,6 +3365,15 @@ class OfflineIntelligence:
                         pred = "amount" if verb in ("is", "are", "has", "have") else verb
                     elif not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
                         continue
+            elif amounts and not dated and (frag := _fragment(clause, head, said or sentence)) is not None:
+                # a fragment with no subject, opening with its number: "Twelve mowers entered so
+                # far", "About 40 square metres", "£40 each", "There are 14 commits" (session 55):
+                # the speaker's (``we``)
+                cash = _MONEY_AFTER.match(after)
+                pred = "amount" if number.group(0)[:1] in "£$€" or cash is not None else _counted(after)
+                if not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
+                    continue
+                subject, obj = we, frag
             else:
                 continue
             obj = obj.strip(" ,")
