@@ -1,7 +1,8 @@
 """Session 55 (oq55), open questions (docs/summary-eval.md, "Session 55: open questions, the
 explicitly open said plainly (oq55)"): what a participant still does not know, has not decided or
-wonders about, and a question fronted and then met with "I haven't a clue", is the open question it
-leaves; what they know is no question."""
+wonders about, a question fronted and then met with "I haven't a clue", and a wish to know after a
+short fronted phrase ("Before any of that, I'd want to know …") is the open question it leaves; what
+they know is no question."""
 
 import pytest
 
@@ -51,3 +52,14 @@ def test_what_someone_knows_is_no_open_question(model):
         "Nia: Let's put the plant stall by the front gate.",
         model=model)
     assert not any("standpipes" in q for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_wish_to_know_after_a_fronted_phrase_is_an_open_question(model):
+    summary, _ = offline_summary(
+        _OPENING,
+        "Owain: Before any of that, I'd want to know how many plot holders still have a key to the shed.",
+        "Nia: Let's put the plant stall by the front gate.",
+        model=model)
+    assert any(q.startswith("How many plot holders") and "key to the shed" in q
+               for q in summary.open_questions), summary.open_questions

@@ -6833,10 +6833,12 @@ class _Reader:
                 self.put(where, "open_questions", q[:1].upper() + q[1:] + "?")
 
     _WANTS_TO_KNOW = re.compile(
-        r"^(?:(?:and|but|so|though)[,]?\s+)?(?:i|we)(?:'d|\s+would)\s+(?:(?:really|first|still|also)\s+)?(?:want|like|love)"
+        r"^(?:(?:and|but|so|though)[,]?\s+|[^,]{3,40},\s*)?"
+        r"(?:i|we)(?:'d|\s+would)\s+(?:(?:really|first|still|also)\s+)?(?:want|like|love)"
         r"\s+to\s+know\s+(?P<q>" + _WH + r".+?)(?:,?\s+before\s+.*)?$", re.IGNORECASE)
     """What a participant would want to know, said as a wish ("I'd want to know how many of our drops
-    are over 30 kilos before I agree to anything.", "I'd like to know who came up with 40."):
+    are over 30 kilos before I agree to anything.", "I'd like to know who came up with 40.", after a
+    short phrase of its own since session 55: "Before any of that, I'd want to know how many …"):
     :meth:`wants_to_know`."""
 
     def wants_to_know(self) -> None:
