@@ -6084,6 +6084,28 @@ class _Reader:
         if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
             self.put(where, "open_questions", _as_unknown(found))
 
+    _UNMARKED_QUESTION = re.compile(
+        r"^(?:(?:ok|okay|nice|so|and|but|also|oh|hmm|right|separate\s+q|quick\s+q)[,.:]?\s+)*"
+        r"(?:should|shall|is|are|do|does|can|could|would)\s+(?:we|i|it|there|the|our|this|that)\b", re.IGNORECASE)
+    """A question typed without its question mark ("should the NOT NULL step also add a CHECK constraint
+    or is that overkill", "Could we combine with Wardle, they have timekeepers"): an auxiliary, then
+    "we / I / it / there" or a noun phrase's article, first in the sentence: :meth:`unmarked_question`."""
+
+    def unmarked_question(self) -> None:
+        """A participant's question typed without its question mark (:data:`_UNMARKED_QUESTION`), that
+        no field took or that was read as a reason, is read as :meth:`question` reads a question: open
+        when the reply leaves it so (a non-answer, a put-off, a hand-on). :meth:`read` reads a question
+        by its mark; this reader runs after the sentence model, so its training rows stay as they were
+        (session 55, oq55; every development set: 2 right / 0 wrong both ways; with any auxiliary or
+        wh-word first it wrote 50 wrong, "Will do, by Friday" in a last turn among them)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if ("?" not in s and not s.endswith("!") and self.cues.placed.get((ti, si)) in (None, "rationale")
+                        and self._UNMARKED_QUESTION.match(s)):
+                    self.question(ti, si, s.rstrip(" .") + "?")
+
     _FRONTED_DOUBT = re.compile(
         r"^(?:(?:and|but|so|or)\s+)?(?P<q>(?:whether|how|what|who|which|where|when|why)\b[^?]+?)"
         r"(?:,\s*(?:though|mind|honestly|tbh)\b)*(?:\s*[,;]|\s+is\b)\s*"
@@ -8008,6 +8030,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.suggested_asked()
     reader.own_wish()
     reader.not_heard()
+    reader.unmarked_question()
     reader.fronted_doubt()
     reader.asked_about()
     reader.opening_answered()
