@@ -6058,13 +6058,13 @@ class _Reader:
     _NOT_HEARD = re.compile(
         r"\b(?:(?:haven'?t|hasn'?t|have\s+not|has\s+not)\s+(?:yet\s+)?heard(?:\s+back)?|"
         r"(?:can'?t|cannot|couldn'?t)\s+(?:quite\s+)?(?:work|figure)\s+out(?:\s+is)?|"
-        r"still\s+(?:do\s*n[o']?t\s+know|(?:haven'?t|have\s+not)\s+decided)|wonder(?:ing|ed)?)\s+(?P<q>(?:whether|if)\b.+)",
+        r"still\s+(?:do\s*n[o']?t\s+know|(?:haven'?t|have\s+not)\s+decided)|wonder(?:ing|ed)?(?!\s+(?:if|whether)\s+(?:you|u)\b))\s+(?P<q>(?:whether|if)\b.+)",
         re.IGNORECASE)
     """What a participant has not heard or cannot work out ("We still haven't heard whether the
     council licence covers Sunday afternoon.", "What I can't work out is whether the slate's too heavy
     for screws"), still does not know or has not decided, or wonders about ("Still don't know if we get
-    an allowance towards food.", "I wonder whether they'd come for two nights.", session 55):
-    :meth:`not_heard`."""
+    an allowance towards food.", "I wonder whether they'd come for two nights.", session 55; not "I was
+    wondering if you could …", a request): :meth:`not_heard`."""
 
     def not_heard(self) -> None:
         """What a participant says they have not heard or cannot work out, still do not know or have
