@@ -6096,35 +6096,68 @@ class _Reader:
 
     _NOT_HEARD = re.compile(
         r"\b(?:(?:haven'?t|hasn'?t|have\s+not|has\s+not)\s+(?:yet\s+)?heard(?:\s+back)?|"
-        r"(?:can'?t|cannot|couldn'?t)\s+(?:quite\s+)?(?:work|figure)\s+out(?:\s+is)?)\s+(?P<q>(?:whether|if)\b.+)",
+        r"(?:can'?t|cannot|couldn'?t)\s+(?:quite\s+)?(?:work|figure)\s+out(?:\s+is)?|"
+        r"still\s+(?:do\s*n[o']?t\s+know|(?:haven'?t|have\s+not)\s+decided)|wonder(?:ing|ed)?(?!\s+(?:if|whether)\s+(?:you|u)\b))\s+(?P<q>(?:whether|if)\b.+)",
         re.IGNORECASE)
     """What a participant has not heard or cannot work out ("We still haven't heard whether the
     council licence covers Sunday afternoon.", "What I can't work out is whether the slate's too heavy
-    for screws"): :meth:`not_heard`."""
+    for screws"), still does not know or has not decided, or wonders about ("Still don't know if we get
+    an allowance towards food.", "I wonder whether they'd come for two nights.", session 55; not "I was
+    wondering if you could …", a request): :meth:`not_heard`."""
 
     def not_heard(self) -> None:
-        """What a participant says they have not heard or cannot work out (:data:`_NOT_HEARD`) is
-        the open question it leaves ("Whether the council licence covers Sunday afternoon?"), written
-        as ``_UNKNOWN``'s are, when no field took the sentence or it was read as a reason (the sentence
-        model reads two such as rationale). Read after the sentence model, on what every reader placed,
-        so its training rows stay as they were (session 53, oq53)."""
+        """What a participant says they have not heard or cannot work out, still do not know or have
+        not decided, or wonder about (:data:`_NOT_HEARD`) is the open question it leaves ("Whether the
+        council licence covers Sunday afternoon?"), written as ``_UNKNOWN``'s are, when no field took
+        the sentence or it was read as a reason (the sentence model reads two such as rationale): the
+        guide's "explicitly open". Read after the sentence model, on what every reader placed, so its
+        training rows stay as they were (session 53, oq53; "still", "wonder" session 55, oq55: every
+        development set 4 right / 0 wrong both ways)."""
         for where, s in self._said_unplaced():
-            found = self._NOT_HEARD.search(s)
-            if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
-                self.put(where, "open_questions", _as_unknown(found))
+            self._put_unknown(where, self._NOT_HEARD.search(s))
+
+    def _put_unknown(self, where: tuple[int, int], found: re.Match[str] | None) -> None:
+        """The open question ``found`` (a match with a ``q`` group) leaves, written at ``where`` as
+        ``_UNKNOWN``'s are, when it names two things or more beside its wh-word: the write of
+        :meth:`not_heard` and :meth:`fronted_doubt` (session 55)."""
+        if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
+            self.put(where, "open_questions", _as_unknown(found))
+
+    _UNMARKED_QUESTION = re.compile(
+        r"^(?:(?:ok|okay|nice|so|and|but|also|oh|hmm|right|separate\s+q|quick\s+q)[,.:]?\s+)*"
+        r"(?:should|shall|is|are|do|does|can|could|would)\s+(?:we|i|it|there|the|our|this|that)\b", re.IGNORECASE)
+    """A question typed without its question mark ("should the NOT NULL step also add a CHECK constraint
+    or is that overkill", "Could we combine with Wardle, they have timekeepers"): an auxiliary, then
+    "we / I / it / there" or a noun phrase's article, first in the sentence: :meth:`unmarked_question`."""
+
+    def unmarked_question(self) -> None:
+        """A participant's question typed without its question mark (:data:`_UNMARKED_QUESTION`), that
+        no field took or that was read as a reason, is read as :meth:`question` reads a question: open
+        when the reply leaves it so (a non-answer, a put-off, a hand-on). :meth:`read` reads a question
+        by its mark; this reader runs after the sentence model, so its training rows stay as they were
+        (session 55, oq55; every development set: 2 right / 0 wrong both ways; with any auxiliary or
+        wh-word first it wrote 50 wrong, "Will do, by Friday" in a last turn among them)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user":
+                continue
+            for si, s in enumerate(turn.sentences):
+                if ("?" not in s and not s.endswith("!") and self.cues.placed.get((ti, si)) in (None, "rationale")
+                        and self._UNMARKED_QUESTION.match(s)):
+                    self.question(ti, si, s.rstrip(" .") + "?")
 
     _FRONTED_DOUBT = re.compile(
         r"^(?:(?:and|but|so|or)\s+)?(?P<q>(?:whether|how|what|who|which|where|when|why)\b[^?]+?)"
         r"(?:,\s*(?:though|mind|honestly|tbh)\b)*(?:\s*[,;]|\s+is\b)\s*"
         r"(?:(?:i|we|i'm|i've|we're|we've|am|have|are|honestly|genuinely|really|just|still|got|even|yet|frankly)\s+)*"
         r"(?:no\s+idea|do\s*n[o']?t\s+know|not\s+sure|we'?ll\s+(?:see|find\s+out)|who\s+knows|"
-        r"another\s+(?:matter|question|story)|anyone'?s\s+guess|remains\s+to\s+be\s+seen|can'?t\s+(?:say|tell))\b",
+        r"another\s+(?:matter|question|story)|anyone'?s\s+guess|remains\s+to\s+be\s+seen|can'?t\s+(?:say|tell)|"
+        r"(?:have\s*n[o']?t\s+(?:got\s+)?a|not\s+a|no)\s+clue)\b",
         re.IGNORECASE)
     """A question fronted and then said to be unknown ("Whether the ferry runs on Sundays, no idea.",
     "How long the paint lasts, I honestly don't know.", "Whether the roof holds is another matter.",
-    "Whether the choir can do it, we'll see."): :meth:`fronted_doubt`. ``_UNKNOWN_FRONTED`` reads the
-    plain "…, I don't know" inside :meth:`read`, where a wider pattern would move the sentence model's
-    training rows."""
+    "Whether the choir can do it, we'll see.", "How many will turn up, I haven't a clue."):
+    :meth:`fronted_doubt`. ``_UNKNOWN_FRONTED`` reads the plain "…, I don't know" inside :meth:`read`,
+    where a wider pattern would move the sentence model's training rows."""
 
     def fronted_doubt(self) -> None:
         """A participant's question fronted and then left unknown (:data:`_FRONTED_DOUBT`: "no idea",
@@ -6134,11 +6167,9 @@ class _Reader:
         "Whether I'll be ready by July, no idea." read as a step); :meth:`doubt_framed` rewrites such a
         doubt when a reader already wrote it as an open question. Read after the sentence model, on
         what every reader placed (session 54, oq54; every development set: 9 right / 3 wrong both ways,
-        the wrong ones labelled questions in other words)."""
+        the wrong ones labelled questions in other words; "I haven't a clue" session 55, oq55: 1 right)."""
         for where, s in self._said_unplaced(("decisions", "action_items", "next_steps")):
-            found = self._FRONTED_DOUBT.match(s)
-            if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
-                self.put(where, "open_questions", _as_unknown(found))
+            self._put_unknown(where, self._FRONTED_DOUBT.match(s))
 
     _ASKED_ABOUT = re.compile(
         r"(?:^|[,;]\s*|\b(?:and|but|so|also)\s+)(?:(?!(?:i|we|you|nobody|when|if|and)\b)[\w'-]+\s+){1,5}?"
@@ -6863,10 +6894,12 @@ class _Reader:
                 self.put(where, "open_questions", q[:1].upper() + q[1:] + "?")
 
     _WANTS_TO_KNOW = re.compile(
-        r"^(?:(?:and|but|so|though)[,]?\s+)?(?:i|we)(?:'d|\s+would)\s+(?:(?:really|first|still|also)\s+)?(?:want|like|love)"
+        r"^(?:(?:and|but|so|though)[,]?\s+|[^,]{3,40},\s*)?"
+        r"(?:i|we)(?:'d|\s+would)\s+(?:(?:really|first|still|also)\s+)?(?:want|like|love)"
         r"\s+to\s+know\s+(?P<q>" + _WH + r".+?)(?:,?\s+before\s+.*)?$", re.IGNORECASE)
     """What a participant would want to know, said as a wish ("I'd want to know how many of our drops
-    are over 30 kilos before I agree to anything.", "I'd like to know who came up with 40."):
+    are over 30 kilos before I agree to anything.", "I'd like to know who came up with 40.", after a
+    short phrase of its own since session 55: "Before any of that, I'd want to know how many …"):
     :meth:`wants_to_know`."""
 
     def wants_to_know(self) -> None:
@@ -8037,6 +8070,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.suggested_asked()
     reader.own_wish()
     reader.not_heard()
+    reader.unmarked_question()
     reader.fronted_doubt()
     reader.asked_about()
     reader.opening_answered()
