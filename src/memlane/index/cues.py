@@ -5356,6 +5356,21 @@ class _Reader:
         them labelled one (patterns alone 10, none). Read after every reason reader."""
         self._drop_reasons(lambda r: self._MY_PAST.match(r) is not None)
 
+    _SAYS_I = re.compile(r"\bI\b")
+    """The speaker's "I" ("I", "I'm", "I've", "I'd"; capital, as a sentence says it): :meth:`reason_mine_short`."""
+
+    def reason_mine_short(self) -> None:
+        """A rationale of six words at most (a run of letters or digits each, so "I'm" is two) in which
+        the speaker says "I" is taken out, by whichever reader placed it (rat55): the speaker's own
+        stance or state in a few words ("I'm not saying no.", "I don't own one.", "I have no clue",
+        "I'd rather not quarantine.", "No damp that I've seen"), a reply or a remark, not why the
+        choice was made; a reason the labellers keep says what it is about ("I'm moving abroad in
+        September." is one of the few). Over every development set through heldout50 the sentence
+        model and the patterns wrote 38 such sentences as the rationale by default, 4 of them labelled
+        one (patterns alone 52, 5). Read last of the reason readers, after the sentence model, so its
+        training rows do not move."""
+        self._drop_reasons(lambda r: self._SAYS_I.search(r) is not None and len(re.findall(r"\w+", r)) <= 6)
+
     _SAID_AS_REASON = re.compile(_RATIONALE.pattern + r"|\bso\b", re.IGNORECASE)
     """A reason said as one, "because / since / so that" or a plain "so" ("only render and package need the
     textures, so skip smudge on the other 12"): :meth:`reason_user_last_undecided` and :meth:`reason_bidding`
@@ -8007,5 +8022,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.after_that_only()
     if model is None:
         reader.reasons_undecided()
+    reader.reason_mine_short()  # after every reader that writes a reason
     reader.step_names_nothing()  # last: whichever reader wrote the step
     return reader.cues

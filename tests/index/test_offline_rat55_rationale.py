@@ -1,0 +1,33 @@
+"""Session 55 (rat55), rationale (docs/summary-eval.md, "Session 55: rationale, the speaker's short
+remark (rat55)"): a rationale of six words at most in which the speaker says "I" is their own stance
+or state, no reason (``_Reader.reason_mine_short``), both ways; a longer sentence of the speaker's
+that says why stays."""
+
+import pytest
+
+from memlane.testing import offline_summary
+
+CASTLE = ("Maya: Should the street party have a bouncy castle this year?",
+          "Leon: {remark}",
+          "Maya: The insurance for one costs £180 and the fund only has £250 left.",
+          "Leon: Let's skip the castle and do a sack race instead.")
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+@pytest.mark.parametrize("remark", ["I'm not saying no.", "I have no clue.", "I don't own a pump."])
+def test_a_short_remark_of_the_speakers_own_is_no_rationale(model, remark):
+    turns = [t.format(remark=remark) for t in CASTLE]
+    summary, _ = offline_summary(*turns, model=model)
+    assert summary.decisions == ("Skip the castle and do a sack race instead.",), summary.decisions
+    assert summary.rationale == ("The insurance for one costs £180 and the fund only has £250 left.",), \
+        summary.rationale
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_the_speakers_longer_reason_stands(model):
+    summary, _ = offline_summary(
+        "Maya: Should the street party have a bouncy castle this year?",
+        "Leon: I don't own a pump and the hire shop is shut on Sundays.",
+        "Maya: Let's skip the castle and do a sack race instead.",
+        model=model)
+    assert summary.rationale == ("I don't own a pump and the hire shop is shut on Sundays.",), summary.rationale
