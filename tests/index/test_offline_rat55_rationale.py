@@ -1,7 +1,8 @@
 """Session 55 (rat55), rationale (docs/summary-eval.md, "Session 55: rationale, the speaker's short
-remark (rat55)"): a rationale of six words at most in which the speaker says "I" is their own stance
-or state, no reason (``_Reader.reason_mine_short``), both ways; a longer sentence of the speaker's
-that says why stays."""
+remark and the price said of "that" (rat55)"), both ways: a rationale of six words at most in which
+the speaker says "I" is their own stance or state, no reason (``_Reader.reason_mine_short``), while a
+longer sentence of the speaker's that says why stays; a price said of "it / that / there" ("That's
+£2,800.") is the sum worked out, no reason (``_Reader.reason_price_said``)."""
 
 import pytest
 
@@ -31,3 +32,22 @@ def test_the_speakers_longer_reason_stands(model):
         "Maya: Let's skip the castle and do a sack race instead.",
         model=model)
     assert summary.rationale == ("I don't own a pump and the hire shop is shut on Sundays.",), summary.rationale
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_price_said_of_that_is_no_rationale(model):
+    # the sum worked out ("That's £2,800.") is no reason; the reason said beside it stands, and
+    # without the sentence model the price said with its thing stays too
+    summary, _ = offline_summary(
+        "Nadia: The ice carver wants £1,400 a day for the two market days.",
+        "Tom: That's £2,800.",
+        "Nadia: Half the stalls said the carving brought them nothing last year.",
+        "Tom: Let's skip the carver this winter and put the money into lights.",
+        model=model)
+    assert "Skip the carver this winter." in summary.decisions, summary.decisions
+    assert "That's £2,800." not in summary.rationale, summary.rationale
+    assert "Half the stalls said the carving brought them nothing last year." in summary.rationale, \
+        summary.rationale
+    if model is None:
+        assert "The ice carver wants £1,400 a day for the two market days." in summary.rationale, \
+            summary.rationale
