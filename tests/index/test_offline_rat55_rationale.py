@@ -1,8 +1,10 @@
-"""Session 55 (rat55), rationale (docs/summary-eval.md, "Session 55: rationale, the speaker's short
-remark and the price said of "that" (rat55)"), both ways: a rationale of six words at most in which
-the speaker says "I" is their own stance or state, no reason (``_Reader.reason_mine_short``), while a
-longer sentence of the speaker's that says why stays; a price said of "it / that / there" ("That's
-£2,800.") is the sum worked out, no reason (``_Reader.reason_price_said``)."""
+"""Session 55 (rat55), rationale (docs/summary-eval.md, "Session 55: rationale, the short remark and
+the price said of "that" (rat55)"), both ways: a rationale of six words at most in which the speaker
+says "I" is their own stance or state, no reason (``_Reader.reason_mine_short``), while a longer
+sentence of the speaker's that says why stays; a price said of "it / that / there" ("That's £2,800.")
+is the sum worked out, no reason (``_Reader.reason_price_said``); a remark of five words at most
+after the last decision is an aside, no reason (``_Reader.reason_brief_after``), while a longer one
+stays."""
 
 import pytest
 
@@ -51,3 +53,27 @@ def test_a_price_said_of_that_is_no_rationale(model):
     if model is None:
         assert "The ice carver wants £1,400 a day for the two market days." in summary.rationale, \
             summary.rationale
+
+
+def _quiz(remark):
+    return ("Priya: Should the quiz night move to the church hall?",
+            "Sam: The pub back room only seats forty and we had sixty last month.",
+            "Priya: Let's book the church hall for the March quiz.",
+            f"Sam: {remark}",
+            "Priya: Fine by me.")
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+@pytest.mark.parametrize("remark", ["The car park's already small.", "Parking is only 20 spaces."])
+def test_a_brief_remark_after_the_last_decision_is_no_rationale(model, remark):
+    summary, _ = offline_summary(*_quiz(remark), model=model)
+    assert summary.decisions == ("Book the church hall for the March quiz.",), summary.decisions
+    assert summary.rationale == ("The pub back room only seats forty and we had sixty last month.",), \
+        summary.rationale
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_longer_remark_after_the_last_decision_stands(model):
+    remark = "Parking is only 20 spaces on a weeknight."
+    summary, _ = offline_summary(*_quiz(remark), model=model)
+    assert remark in summary.rationale, summary.rationale
