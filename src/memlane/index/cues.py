@@ -388,7 +388,10 @@ _LEAD = re.compile(
     r"makes sense|got it)[,.:!]?\s+)+",
     re.IGNORECASE,
 )
-_TAIL = re.compile(r",?\s+(?:then|anyway|though|too)\s*([.!?]?)$", re.IGNORECASE)
+_TAIL = re.compile(r",?\s+(?:(?<!\buntil\s)(?<!\btill\s)(?<!\bby\s)(?<!\bsince\s)(?<!\bbefore\s)(?<!\bfrom\s)then|"
+                   r"anyway|though|too)\s*([.!?]?)$", re.IGNORECASE)
+"""A sentence's tail word ("Let's do that then."), which :func:`clean` cuts; a "then" that a
+preposition holds ("until then", "by then", "since then") is the sentence's own and stays (session 55)."""
 _WOULD = (r"i'?d\s+(?:go|put|keep|offer|use|take|move|add|switch|start|ship|pick|choose|buy|"
           r"try|make|split|drop|run|book)\b")
 """A proposal in the first person ("I'd put it behind a feature flag")."""
