@@ -5902,6 +5902,22 @@ class _Reader:
                     and not re.search(r"\blet'?s\b", said, re.IGNORECASE)):
                 self.put(where, name, "")
 
+    _NO_ACT = re.compile(r"^i'?ll\s+(?:just\s+|also\s+|probably\s+)?(?:be|dig)\b", re.IGNORECASE)
+    """A commitment that is no act of its own: a state ("I'll be 152", "I'll be back when the knee
+    behaves") or fetching what an act needs ("I'll dig out the statement tonight", "I'll dig into
+    it tomorrow"): :meth:`no_act`."""
+
+    def no_act(self) -> None:
+        """A step that opens on :data:`_NO_ACT`: a state the speaker will be in, or digging out or
+        into what the act needs, which the labels write as the act it is for ("Check the early
+        repayment charges in the offer document", not "I'll dig out the offer document"); over every
+        development set 14 such steps were written that no label holds, 2 that one does, and no
+        sentence of "I'll be …" is labelled (issue #17, ns55). Taken out, whichever reader wrote it.
+        Read after the sentence model, so its training rows do not move."""
+        for where, name in list(self.cues.placed.items()):
+            if name in ("next_steps", "action_items") and self._NO_ACT.match(_unowned(name, self.text[where])):
+                self.put(where, name, "")
+
     def step_names_nothing(self) -> None:
         """A step whose words, its pronouns and particles apart, hold one word at most ("Sign it.",
         "Take that.", "I'll message them.", "Raise it with them"): what it is done to is said in
@@ -8008,6 +8024,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.named_told()
     reader.advice_answered()
     reader.after_that_only()
+    reader.no_act()
     if model is None:
         reader.reasons_undecided()
     reader.step_names_nothing()  # last: whichever reader wrote the step
