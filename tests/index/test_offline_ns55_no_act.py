@@ -30,3 +30,12 @@ def test_digging_out_is_no_step(model):
                    "Elin: Thanks. I'll send the water board the claim form on Monday.")
     assert any("claim form" in s.lower() for s in steps), steps
     assert not any("dig out" in s.lower() for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_a_commitment_held_for_now_is_no_step(model):
+    steps = _steps(model, "Elin: The shed roof is leaking onto the seed trays again.",
+                   "Rhodri: I'll leave the old felt on for now.",
+                   "Elin: Fine. I'll buy a new roll of felt at the builders' merchant on Saturday.")
+    assert any("roll of felt" in s.lower() for s in steps), steps
+    assert not any("for now" in s.lower() for s in steps), steps

@@ -5906,16 +5906,22 @@ class _Reader:
     """A commitment that is no act of its own: a state ("I'll be 152", "I'll be back when the knee
     behaves") or fetching what an act needs ("I'll dig out the statement tonight", "I'll dig into
     it tomorrow"): :meth:`no_act`."""
+    _FOR_NOW = re.compile(r"^i'?ll\s[^—]*\bfor now\b", re.IGNORECASE)
+    """A commitment held for now, a stopgap ("I'll leave the proposal open for now", "I'll just run it
+    by hand for now"): :meth:`no_act`."""
 
     def no_act(self) -> None:
         """A step that opens on :data:`_NO_ACT`: a state the speaker will be in, or digging out or
         into what the act needs, which the labels write as the act it is for ("Check the early
         repayment charges in the offer document", not "I'll dig out the offer document"); over every
         development set 14 such steps were written that no label holds, 2 that one does, and no
-        sentence of "I'll be …" is labelled (issue #17, ns55). Taken out, whichever reader wrote it.
-        Read after the sentence model, so its training rows do not move."""
+        sentence of "I'll be …" is labelled. And a commitment held "for now" (:data:`_FOR_NOW`), a
+        stopgap or a thing left as it is, not a step: 5 written, none labelled (issue #17, ns55).
+        Taken out, whichever reader wrote it. Read after the sentence model, so its training rows do
+        not move."""
         for where, name in list(self.cues.placed.items()):
-            if name in ("next_steps", "action_items") and self._NO_ACT.match(_unowned(name, self.text[where])):
+            said = _unowned(name, self.text[where]) if name in ("next_steps", "action_items") else ""
+            if self._NO_ACT.match(said) or self._FOR_NOW.match(said):
                 self.put(where, name, "")
 
     def step_names_nothing(self) -> None:
