@@ -5924,22 +5924,6 @@ class _Reader:
             if self._NO_ACT.match(said) or self._FOR_NOW.match(said):
                 self.put(where, name, "")
 
-    def outsider_will(self) -> None:
-        """A step written for someone who takes no part in the conversation, read from "<Name> will …"
-        ("Mum will ask about helmets.", "Legal will ask what we send."): what the speakers expect
-        another to do, not a step of theirs; over every development set 33 sentences say what a
-        named non-participant will do, none is labelled a step, and the 4 written as steps were wrong
-        (issue #17, ns55). Taken out, whichever reader wrote it. Read after the sentence model, so
-        its training rows do not move."""
-        speakers = {t.who for t in self.turns}
-        for where, name in list(self.cues.placed.items()):
-            if name != "action_items":
-                continue
-            owner, sep, _ = self.text[where].partition(": ")
-            said = self.turns[where[0]].sentences[where[1]]
-            if sep and owner not in speakers and re.search(rf"\b{re.escape(owner)} will\b", said):
-                self.put(where, name, "")
-
     def step_names_nothing(self) -> None:
         """A step whose words, its pronouns and particles apart, hold one word at most ("Sign it.",
         "Take that.", "I'll message them.", "Raise it with them"): what it is done to is said in
@@ -8047,7 +8031,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.advice_answered()
     reader.after_that_only()
     reader.no_act()
-    reader.outsider_will()
     if model is None:
         reader.reasons_undecided()
     reader.step_names_nothing()  # last: whichever reader wrote the step
