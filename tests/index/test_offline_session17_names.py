@@ -68,9 +68,10 @@ def test_a_quoted_title_is_a_reference_and_no_entity(model):
 
 @pytest.mark.parametrize("model", MODELS)
 def test_a_quoted_message_or_word_is_no_title(model):
+    # a message printed, not one a run "fails with" (a reference since session 55, _FAILED_WITH)
     summary = checked_summary(
         model,
-        "user: terraform apply fails with 'Error acquiring the state lock' on the Harlow stack.",
+        "user: terraform apply prints 'Error acquiring the state lock' on the Harlow stack.",
         "assistant: Someone holds the lock. The trademark search for 'Kindling' can wait.",
         "user: And the app says 'Who sang Take On Me' every time.",
     )

@@ -388,7 +388,10 @@ _LEAD = re.compile(
     r"makes sense|got it)[,.:!]?\s+)+",
     re.IGNORECASE,
 )
-_TAIL = re.compile(r",?\s+(?:then|anyway|though|too)\s*([.!?]?)$", re.IGNORECASE)
+_TAIL = re.compile(r",?\s+(?:(?<!\buntil\s)(?<!\btill\s)(?<!\bby\s)(?<!\bsince\s)(?<!\bbefore\s)(?<!\bfrom\s)then|"
+                   r"anyway|though|too)\s*([.!?]?)$", re.IGNORECASE)
+"""A sentence's tail word ("Let's do that then."), which :func:`clean` cuts; a "then" that a
+preposition holds ("until then", "by then", "since then") is the sentence's own and stays (session 55)."""
 _WOULD = (r"i'?d\s+(?:go|put|keep|offer|use|take|move|add|switch|start|ship|pick|choose|buy|"
           r"try|make|split|drop|run|book)\b")
 """A proposal in the first person ("I'd put it behind a feature flag")."""
@@ -5992,6 +5995,28 @@ class _Reader:
                     and not re.search(r"\blet'?s\b", said, re.IGNORECASE)):
                 self.put(where, name, "")
 
+    _NO_ACT = re.compile(r"^i'?ll\s+(?:just\s+|also\s+|probably\s+)?(?:be|dig)\b", re.IGNORECASE)
+    """A commitment that is no act of its own: a state ("I'll be 152", "I'll be back when the knee
+    behaves") or fetching what an act needs ("I'll dig out the statement tonight", "I'll dig into
+    it tomorrow"): :meth:`no_act`."""
+    _FOR_NOW = re.compile(r"^i'?ll\s[^—]*\bfor now\b", re.IGNORECASE)
+    """A commitment held for now, a stopgap ("I'll leave the proposal open for now", "I'll just run it
+    by hand for now"): :meth:`no_act`."""
+
+    def no_act(self) -> None:
+        """A step that opens on :data:`_NO_ACT`: a state the speaker will be in, or digging out or
+        into what the act needs, which the labels write as the act it is for ("Check the early
+        repayment charges in the offer document", not "I'll dig out the offer document"); over every
+        development set 14 such steps were written that no label holds, 2 that one does, and no
+        sentence of "I'll be …" is labelled. And a commitment held "for now" (:data:`_FOR_NOW`), a
+        stopgap or a thing left as it is, not a step: 5 written, none labelled (issue #17, ns55).
+        Taken out, whichever reader wrote it. Read after the sentence model, so its training rows do
+        not move."""
+        for where, name in list(self.cues.placed.items()):
+            said = _unowned(name, self.text[where]) if name in ("next_steps", "action_items") else ""
+            if self._NO_ACT.match(said) or self._FOR_NOW.match(said):
+                self.put(where, name, "")
+
     def step_names_nothing(self) -> None:
         """A step whose words, its pronouns and particles apart, hold one word at most ("Sign it.",
         "Take that.", "I'll message them.", "Raise it with them"): what it is done to is said in
@@ -8133,6 +8158,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.named_told()
     reader.advice_answered()
     reader.after_that_only()
+    reader.no_act()
     if model is None:
         reader.reasons_undecided()
     reader.reason_mine_short()  # after every reader that writes a reason
