@@ -749,6 +749,12 @@ class RetrievalConfig:
     the lexical query: a question asking for an inference ("What would Rosa likely study?")
     is answered by what the speaker told of themselves, which rarely says "likely", and
     the rare word pulled in the turns that do (false: off; docs/retrieval.md, "Session 54")."""
+    newest_skips_speakers: bool = True
+    """A question naming one of a conversation's speakers ("Which team does Ivan
+    support?") takes no newest-first lift (``newest_weight``): in a conversation between
+    people a present-tense question about one of them asks what they told, wherever it was
+    said, and the newest session that talks of the same thing is rarely where (false: the
+    lift as for any question; docs/retrieval.md, "Session 55")."""
     timeless_factor: float = 0.6
     """For a question asking when ("When did Ivan win his second cup?"), a turn with a
     speaker that places nothing in time (no day, month, year or "yesterday", "last week",

@@ -141,6 +141,7 @@ def search_options(
         doing_lift=r.doing_lift,
         first_named=r.speaker_first_named,
         hedge_words=r.hedge_words,
+        newest_skips_speakers=r.newest_skips_speakers,
         assistant_factor=r.assistant_factor,
         continue_lift=r.continue_lift,
         advice_focus=r.advice_focus,

@@ -164,6 +164,9 @@ class SearchOptions:
     of their relevance (0: off; ``_lift_doing``)."""
     hedge_words: bool = False
     """Words of likelihood ("likely", "might": ``HEDGE_WORDS``) leave the lexical query."""
+    newest_skips_speakers: bool = False
+    """A query naming one of a conversation's speakers (``ctx.speaker``) takes no
+    newest-first lift (``_newest_first``)."""
     first_named: bool = False
     """When the query names two speakers apart, speaker focus on the first one named
     (``memlane.retrieve.speaker.first_named_speaker``)."""
@@ -1172,7 +1175,8 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
         pool, late = _join(pool, _continues(ctx, _early(pool, late), top, cand_of, cand_rank,
                                             top_lex, entities, top_score), late)
         pool_ids.update({x.id: x.ranks.get("turn_rank", 0.0) for x in pool})
-    if o.newest_weight > 0 and asks_newest(ctx.query):
+    if (o.newest_weight > 0 and asks_newest(ctx.query)
+            and not (o.newest_skips_speakers and ctx.speaker is not None)):
         _newest_first(ctx, _early(pool, late), o.newest_weight)
     if wide or strays:
         _below_top(pool, {s.key for s in top[: o.top_sessions]})
