@@ -3377,12 +3377,12 @@ class OfflineIntelligence:
             elif amounts and not dated and (frag := _fragment(clause, head, said or sentence)) is not None:
                 # a fragment with no subject, opening with its number: "Twelve mowers entered so
                 # far", "About 40 square metres", "£40 each", "There are 14 commits" (session 55):
-                # the speaker's (``we``)
-                cash = _MONEY_AFTER.match(after)
-                pred = "amount" if number.group(0)[:1] in "£$€" or cash is not None else _counted(after)
-                if not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
+                # what the speaker stated (multi-valued: with no subject of its own, one such
+                # fragment is no later value of another's, "5 years already" of "Seven years now")
+                if (_MONEY_AFTER.match(after) is None and number.group(0)[:1] not in "£$€"
+                        and ((pred := _counted(after)) in STOPWORDS or not pred or pred in _NOT_COUNTED)):
                     continue
-                subject, obj = we, frag
+                subject, pred, obj = speaker, "stated", frag
             else:
                 continue
             obj = obj.strip(" ,")
