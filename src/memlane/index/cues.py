@@ -1664,6 +1664,9 @@ class Cues:
     narrated: list[str] = field(default_factory=list)
     """What we or I did, told as a story, taken out of the decisions (``_NARRATED``): still a
     fact of the conversation (session 17)."""
+    terms: set[str] = field(default_factory=set)
+    """Decisions that sum up a choice in terms with no verb (:meth:`_Reader.summed_up`: "Two
+    surgeons, 9 to 11, cats only."): their words are no phrase the topics lift (session 55, top55)."""
 
 
 @dataclass
@@ -4171,6 +4174,8 @@ class _Reader:
                         where not in self.cues.placed and not asked and not _REMARK.search(said)
                         and not self._ASIDE_WORD.search(said.rstrip()) and len(_content(said)) >= 2):
                     self._to_decision(where, said)
+                    if self.cues.placed.get(where) == "decisions":
+                        self.cues.terms.add(self.text[where])
 
     _I_WOULD = re.compile(r"^(?:then\s+)?i(?:'d|\s+would)\s+(?=([a-z]+)\b)", re.IGNORECASE)
 

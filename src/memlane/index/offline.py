@@ -2740,8 +2740,9 @@ class OfflineIntelligence:
         # nor is a question put to someone, with a question mark or not ("Rhodri can you get a
         # quote…", "Were you at the market…"): it asks them and settles nothing
         names = [e.name for e in extraction.entities if e.type not in ("date", "reference")]
-        decisions = [x for d in cues.decisions if not _ASKS_SOMEONE.match(d)
-                     and not says_nothing(x := _named_in_full(d, names) or _in_context(d, about))]
+        written = [(d, x) for d in cues.decisions if not _ASKS_SOMEONE.match(d)
+                   and not says_nothing(x := _named_in_full(d, names) or _in_context(d, about))]
+        decisions = [x for _, x in written]
         participants = tuple(dict.fromkeys((m.speaker or m.role) for m in messages))
         summary = SessionSummary(
             topic=_trim(topic, 160),
@@ -2753,7 +2754,8 @@ class OfflineIntelligence:
             action_items=_said((_step_alone(x) for x in cues.action_items), owned=True)[:6],
             references=tuple(refs)[:20],
             entities=tuple(e.name for e in extraction.entities)[:20],
-            topic_tags=_topics(ranked, messages, [w for m, _, w in lead if m is messages[0]], decisions),
+            topic_tags=_topics(ranked, messages, [w for m, _, w in lead if m is messages[0]],
+                               [x for d, x in written if d not in cues.terms]),
             time_start=messages[0].at if messages else None,
             time_end=messages[-1].at if messages else None,
             participants=participants,
