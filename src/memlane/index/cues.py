@@ -4172,6 +4172,25 @@ class _Reader:
                         and not self._ASIDE_WORD.search(said.rstrip()) and len(_content(said)) >= 2):
                     self._to_decision(where, said)
 
+    _SAYS_OR_LETS = re.compile(r"\b(?:says|said|reckons|told|mentioned)\b|\blets\s+(?:us|you|me|them|him|her|each|every|"
+                        r"everyone|anyone|people|an?|the|our|your|their|his|its)\b", re.IGNORECASE)
+    """What someone or something says or allows ("the letter just says MRI 1.5T, right knee, 40
+    minutes", "Their AR team says they'll credit it …", "WhatsApp lets each person switch them off."):
+    a thing told, not a choice (:meth:`told_or_let`)."""
+    _ON_CONDITION = re.compile(r"\b(?:if|unless|whatever)\b", re.IGNORECASE)
+    """What keeps such a sentence a choice: a condition put on it ("If she says no, we go with …",
+    "Okafor it is, if he says yes.", "… defaulting to whatever the phone says.")."""
+
+    def told_or_let(self) -> None:
+        """A decision whose sentence tells what someone or something says or allows
+        (:attr:`_SAYS_OR_LETS`) with no condition (:attr:`_ON_CONDITION`) is taken out, whichever reader
+        placed it: it reports, it does not settle. Read after the decision readers, so the sentence
+        model's training rows do not move (session 55, dec55b)."""
+        for where, name in list(self.cues.placed.items()):
+            said = self.turns[where[0]].sentences[where[1]]
+            if name == "decisions" and self._SAYS_OR_LETS.search(said) and not self._ON_CONDITION.search(said):
+                self.put(where, "decisions", "")
+
     _I_WOULD = re.compile(r"^(?:then\s+)?i(?:'d|\s+would)\s+(?=([a-z]+)\b)", re.IGNORECASE)
 
     def _advice(self, said: str) -> str:
@@ -8111,6 +8130,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.advice_agreed()
     reader.summed_up()
     reader.options_named()
+    reader.told_or_let()
     # again: the reasons beside the decisions the late readers above wrote, which were none when
     # it read first (session 54, dec54: rationale +24 −1 right / +79 wrong by default, +84 −1 /
     # +183 −5 patterns alone over every development set through heldout49)
