@@ -7,7 +7,11 @@ docs/summary-eval.md "Session 22: facts"), each a class of the labelled sets' mi
   Leeds to Bristol on 14 March." (``moving``: "moving to Lyon in September"); not a move of
   something else ("we're moving the meeting"), not a wish ("I'm thinking of moving");
 - **a birthday to come**: "My dad turns 70 next month", "My son Theo turns 7 on 9 June"
-  (``turns``: "turns 70 next month"), of the speaker, a relative or a named person.
+  (``turns``: "turns 70 next month"), of the speaker, a relative or a named person;
+- **an age said with "he" or "she"** (session 55): "My grandson's keen, he's 16" (``age``: "16"),
+  "Anya wants to go. She turns 16 in May" (``turns``); the pronoun's person is the last one
+  named before it in the user turns: a name the entities hold (not a participant's) or "my
+  <relative>" of the pronoun's sex (:func:`_referent`); with neither, no fact.
 
 Each is the speaker's plain statement (:func:`memlane.index.people.asserted`: not a question,
 a condition, a hedge, reported or quoted words) in a user turn.
@@ -39,11 +43,51 @@ _MOVING = re.compile(
     r"from\s+(?=(?:an?\s+)?(?:[\w-]+\s+){0,2}?(?:flat|house|place|home)?\s*(?:in\s+)?" + CAPITAL + r"))"
     r"[^.,;!?()\n]{0,70}?)(?=\s*(?:[.,;!?()]|\n|$|\s+(?:and|but|so|because|for|with|which|since)\b))")
 _TURNS = re.compile(
-    r"(?:(?<![\w'’])(?P<i>I)|(?<![\w'’])[Mm]y\s+(?:(?:little|older|younger|big|baby|eldest|youngest)\s+)?"
+    r"(?:(?<![\w'’])(?P<i>I)|(?<![\w'’])(?P<pronoun>[Hh]e|[Ss]he)|(?<![\w'’])[Mm]y\s+(?:(?:little|older|younger|big|baby|eldest|youngest)\s+)?"
     r"(?P<kin>[a-z-]+)(?:\s+(?P<kname>" + NAME_WORD + r"))?|(?:^|(?<=[,;:]\s))(?P<name>" + NAME_WORD + r"))"
     r"\s+(?:just\s+)?turns\s+(?P<age>\d{1,3})(?P<when>\s+(?:in\s+(?:[A-Z][a-z]+|\w+\s+(?:weeks|days|months))|"
     r"on\s+(?:the\s+)?[\w ]{1,16}?(?=[.,;!?]|\s+and\b|$)|next\s+(?:week|month|year|[A-Z][a-z]+day)|"
     r"this\s+(?:week|month|year|[A-Z][a-z]+day)|tomorrow|today))")
+_WORDED = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+_PRONOUN_AGE = re.compile(
+    r"(?<![\w'’])(?P<pronoun>[Hh]e|[Ss]he)(?:['’]s|\s+is)(?:\s+(?:only|nearly|almost|just|now))?\s+"
+    r"(?P<age>\d{1,3}|" + _WORDED + r")(?P<unit>\s+(?:months?|years?)(?:\s+old)?)?"
+    r"(?![\w'’%£$€-]|[.,:]\d|\s*(?:%|percent|pounds|quid|k\b|kg|cm|mm|minutes|mins|hours|weeks|days|miles|km|"
+    r"am\b|pm\b|o['’]clock|foot|feet|ft|inches|stone|grand|times|points|goals|mph|th\b|st\b|nd\b|rd\b|of\b|out\b|"
+    r"or\b|to\b|-))")
+"""An age said with a pronoun: "he's 16", "she's nine now", "she's 14 months" (session 55); not a
+size, a price, a time or a score ("he's six foot four", "she's 5 minutes away")."""
+_HE = frozenset("son brother husband boyfriend father stepfather stepson grandson grandfather".split())
+_SHE = frozenset("daughter sister wife girlfriend mother stepmother stepdaughter granddaughter grandmother aunt".split())
+_MANY = frozenset("parents sons daughters children sisters brothers grandparents grandchildren in-laws".split())
+_KIN_SAID = re.compile(r"(?<![\w'’])(?P<whose>[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+"
+                       r"(?:(?:little|older|younger|big|baby|eldest|youngest|oldest)\s+)?([a-z-]+)\b")
+_THING_BEFORE = re.compile(r"(?<![\w'’])(?i:the|a|an|with|of|from|for|by|in|on|at|into|piece)\s+$")
+"""A word before a name that makes it a thing's: "the Zopa pot", "with Alzheimer's", "a Skinner trap"."""
+_PERSON = re.compile(NAME_WORD + r"(?: " + NAME_WORD + r")?")
+
+
+def _referent(pronoun: str, before: str, names: Sequence[str], me: str) -> str:
+    """Who "he" or "she" is: the last person named in ``before`` (the user turns up to the
+    pronoun), a name of ``names`` (not after "the", "a", "with" …) or "my <relative>" not of
+    the other sex (``me``'s relative); "" when there is none or the last is someone else's
+    relative ("her son": whose, unknown)."""
+    from memlane.index.people import _KIN_WORDS
+
+    at, who = -1, ""
+    for name in names:
+        for hit in re.finditer(r"(?<![\w'’])" + re.escape(name) + r"(?![\w-])", before):
+            if hit.start() > at and _THING_BEFORE.search(before, max(0, hit.start() - 12), hit.start()) is None:
+                at, who = hit.start(), name
+    other = _SHE if pronoun.lower() == "he" else _HE
+    for hit in _KIN_SAID.finditer(before):
+        kin = _KIN_WORDS.get(hit.group(2).lower())
+        if hit.start() > at and kin is not None and kin[0] not in other and kin[2] and kin[1] not in _MANY:
+            mine = hit.group("whose").lower() in ("my", "our")
+            at, who = hit.start(), f"{me}'s {kin[1]}" if mine else ""
+    return who
+
+
 _RUN = re.compile(
     r"(?<![\w'’])I(?:\s+(?:also|now|still|currently|basically|just|actually))*\s+run\s+(?!(?:out|late|into|through|it|"
     r"them|this|that|away|around|over|off|across|the\s+risk|a\s+risk|errands|up|down|back|low|short|behind|along|"
@@ -63,9 +107,11 @@ def _speaker(m: Message) -> str:
     return speaker_subject(m)
 
 
-def sentence_facts(sentence: str, seq: int, me: str, *, we: bool) -> list[Fact]:
+def sentence_facts(sentence: str, seq: int, me: str, *, we: bool, before: str = "",
+                   names: Sequence[str] = ()) -> list[Fact]:
     """The facts of one sentence of the speaker ``me`` (``we``: "we" is the speaker's household,
-    a chat with the assistant)."""
+    a chat with the assistant); ``before``: the user turns' text before the sentence and
+    ``names``: the people the conversation names, who "he" and "she" can be (:func:`_referent`)."""
     from memlane.index.people import _KIN_WORDS, asserted
 
     out: list[Fact] = []
@@ -99,6 +145,8 @@ def sentence_facts(sentence: str, seq: int, me: str, *, we: bool) -> list[Fact]:
                 continue
             if m.group("i"):
                 who = me
+            elif m.group("pronoun"):
+                who = _referent(m.group("pronoun"), before + sentence[: m.start()], names, me)
             elif m.group("kin"):
                 kin = _KIN_WORDS.get(m.group("kin").lower())
                 if kin is None:
@@ -111,6 +159,14 @@ def sentence_facts(sentence: str, seq: int, me: str, *, we: bool) -> list[Fact]:
             if not who or who in _NOT_NAMES:
                 continue
             out.append(Fact(who, "turns", f"turns {m.group('age')}{m.group('when')}", "stated", seq, evidence))
+    if "e's " in sentence or "e’s " in sentence or "e is " in sentence:
+        for m in _PRONOUN_AGE.finditer(sentence):
+            if not asserted(sentence, m.start(), m.end()):
+                continue
+            who = _referent(m.group("pronoun"), before + sentence[: m.start()], names, me)
+            if who:
+                age = " ".join((m.group("age") + (m.group("unit") or "")).split())
+                out.append(Fact(who, "age", age, "stated", seq, evidence))
     return out
 
 
@@ -122,18 +178,26 @@ def with_more_facts(extraction: Any, messages: Sequence[Message],
     if not users:
         return extraction
     we = len({m.speaker or m.role for m in users}) <= 1
+    # who "he" and "she" can be: the names the entities hold, not a participant's (session 55)
+    speakers = {m.speaker for m in messages if m.speaker}
+    names = [e.name for e in extraction.entities
+             if e.type == "name" and e.name not in speakers and _PERSON.fullmatch(e.name) is not None]
     facts = list(extraction.facts)
     added = False
+    before = ""
     for m in users:
         low = m.text.lower()
-        if "work" not in low and "moving" not in low and "turns" not in low and "run " not in low:
+        aged = ("e's " in low or "e’s " in low or "e is " in low) and _PRONOUN_AGE.search(m.text) is not None
+        if "work" not in low and "moving" not in low and "turns" not in low and "run " not in low and not aged:
+            before += m.text + "\n"
             continue
         me = _speaker(m)
         for s in sentences(m.text):
-            for f in sentence_facts(s, m.seq, me, we=we):
+            for f in sentence_facts(s, m.seq, me, we=we, before=before, names=names):
                 said = f.object.lower()
                 if any(g.seq == f.seq and (g.object.lower() in said or said in g.object.lower()) for g in facts):
                     continue
                 facts.append(f)
                 added = True
+            before += s + "\n"
     return replace(extraction, facts=tuple(facts)) if added else extraction
