@@ -5203,9 +5203,10 @@ class _Reader:
     _NOT_KNOWN = re.compile(
         r"\bi\s+(?:\w+ly\s+)?(?:don't|do\s+not|didn't|did\s+not)\s+know\b"
         r"|\bi\s+(?:\w+ly\s+)?(?:can't|cannot)\s+tell\s+(?:what|whether|if|which|how)\b"
-        r"|^\W*(?:\w+[,.]\s+)?(?:no\s+idea|not\s+sure|no\s+clue|dunno)\b", re.IGNORECASE)
+        r"|^\W*(?:\w+[,.]\s+)?(?:no\s+idea|no\s+clue|dunno)\b|\bnot\s+sure\b", re.IGNORECASE)
     """The speaker saying they do not know ("I genuinely don't know.", "No idea how to get that from
-    the order table…", "Not sure. bring it to the members' meeting"): :meth:`reason_not_known`."""
+    the order table…", "Not sure. bring it to the members' meeting", "I'm not sure it's still running"):
+    :meth:`reason_not_known`."""
 
     def reason_not_known(self) -> None:
         """A rationale in which the speaker says they do not know is taken out, by whichever reader
@@ -5214,7 +5215,10 @@ class _Reader:
         open questions, which their own readers place. Over the development sets the patterns and
         the sentence model wrote 12 such sentences as the rationale by default, none labelled one,
         on 11 sets. Not "we don't know …" ("We don't know the demand, and I'm the only one trained
-        on it."): what a group does not know can be why it chose. Read after every reason reader."""
+        on it."): what a group does not know can be why it chose. "Not sure" is read anywhere in the
+        sentence, not only at its opening (rat55b: "…, but I'm not sure it's needed.", "I'm not sure about
+        no helmets."; 2 more wrong reasons taken out by default, 4 patterns alone, none labelled). Read
+        after every reason reader."""
         self._drop_reasons(lambda r: self._NOT_KNOWN.search(r) is not None)
 
     _OR_ELSE = re.compile(r"^\W*or\b", re.IGNORECASE)
