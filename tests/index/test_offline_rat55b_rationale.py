@@ -3,8 +3,9 @@
 on the speaker's "I've" (``_Reader.reason_mine_so_far``), hedges with "I think"
 (``_Reader.reason_thought_hedged``), opens as a question (``_Reader.reason_asked``), says "ok" as a
 word of its own (``_Reader.reason_ok_said``), tells a price quoted for a thing
-(``_Reader.reason_quoted``), says how "it's been" (``_Reader.reason_been_so``) or says "not sure"
-anywhere (``_Reader.reason_not_known``); the reason beside it stands."""
+(``_Reader.reason_quoted``), says how "it's been" (``_Reader.reason_been_so``), says "not sure"
+anywhere (``_Reader.reason_not_known``), says "check" (``_Reader.reason_check_said``) or opens on "We
+need" (``_Reader.reason_we_need``); the reason beside it stands."""
 
 import pytest
 
@@ -30,6 +31,8 @@ def _castle(remark):
     "Bounce Bros quoted £240 for the whole afternoon.",  # reason_quoted
     "It's been raining every weekend since June.",  # reason_been_so
     "The hire shop has a smaller one, but I'm not sure it's still free.",  # reason_not_known
+    "The hire shop is shut on Sundays, so check the pickup time first.",  # reason_check_said
+    "We need a grown-up on the castle the whole afternoon.",  # reason_we_need
 ])
 def test_a_remark_beside_the_reason_is_no_rationale(model, remark):
     summary, _ = offline_summary(*_castle(remark), model=model)
