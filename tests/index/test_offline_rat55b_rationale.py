@@ -1,6 +1,5 @@
 """Session 55 (rat55b), rationale (docs/summary-eval.md, "Session 55: rationale, more screens
-(rat55b)"), both ways: a remark said beside a decision and its reason is no rationale when it opens
-on the speaker's "I've" (``_Reader.reason_mine_so_far``), hedges with "I think"
+(rat55b)"), both ways: a remark said beside a decision and its reason is no rationale when it hedges with "I think"
 (``_Reader.reason_thought_hedged``), opens as a question (``_Reader.reason_asked``), says "ok" as a
 word of its own (``_Reader.reason_ok_said``), tells a price quoted for a thing
 (``_Reader.reason_quoted``), says how "it's been" (``_Reader.reason_been_so``), says "not sure"
@@ -23,8 +22,6 @@ def _castle(remark):
 
 @pytest.mark.parametrize("model", ["shipped", None])
 @pytest.mark.parametrize("remark", [
-    "I've had the quote from the hire shop since Monday.",  # reason_mine_so_far
-    "I've got a pump in the shed already.",
     "The hire shop closes at six on Saturdays, I think.",  # reason_thought_hedged
     "What happens if it rains on the afternoon of the party",  # reason_asked
     "The small one is £120 for the day... okay.",  # reason_ok_said

@@ -5461,21 +5461,6 @@ class _Reader:
             if name == "rationale" and where[0] > last and len(said.split()) <= 5 and not self._SAID_AS_REASON.search(said):
                 self.put(where, "rationale", "")
 
-    _MINE_SO_FAR = re.compile(r"^\W*i(?:'ve|\s+have)\s+(?!to\b)", re.IGNORECASE)
-    """A sentence opening on the speaker's "I've" ("I've had one waiting since Monday.", "I've got a
-    Hozelock pump already, no UV."): :meth:`reason_mine_so_far`. Not "I have to …", a need."""
-
-    def reason_mine_so_far(self) -> None:
-        """A rationale opening on the speaker's "I've" (:data:`_MINE_SO_FAR`) is taken out, by whichever
-        reader placed it (rat55b): what the speaker has done, had or got up to now ("I've emailed
-        VetBook support, ticket 88312, no reply yet.", "I've already read Tomorrow x3 and would happily
-        reread tbf", "I've got no lights at all yet."), a report of their own case, not why the choice
-        was made; the kin in the present perfect of :meth:`reason_my_past`. Over every development set
-        through heldout50 the sentence model and the patterns wrote 26 such sentences as the rationale
-        by default, 2 of them labelled one (patterns alone 37, 4). Read last of the reason readers,
-        after the sentence model, so its training rows do not move."""
-        self._drop_reasons(lambda r: self._MINE_SO_FAR.match(r.replace("’", "'")) is not None)
-
     _THINK_HEDGED = re.compile(r"\bi\s+(?:don't\s+|do\s+not\s+)?think\b|^\W*think\s+so\b", re.IGNORECASE)
     """The speaker's "I think / I don't think" ("£40 for the weekend I think", "I don't think our licence
     includes it.", "Think so yeah, …"): :meth:`reason_thought_hedged`."""
@@ -8302,7 +8287,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reason_mine_short()  # after every reader that writes a reason
     reader.reason_price_said()
     reader.reason_brief_after()
-    reader.reason_mine_so_far()
     reader.reason_thought_hedged()
     reader.reason_asked()
     reader.reason_ok_said()
