@@ -5579,19 +5579,6 @@ class _Reader:
         model, so its training rows do not move."""
         self._drop_reasons(lambda r: self._BEEN_SO.search(r.replace("\u2019", "'")) is not None)
 
-    _OFFER_TOLD = re.compile(r"\boffered\b", re.IGNORECASE)
-    """"offered" ("The PTA has offered £300.", "Tarrant SC offered theirs last year"): :meth:`reason_offered`."""
-
-    def reason_offered(self) -> None:
-        """A rationale that tells what someone offered (:data:`_OFFER_TOLD`) is taken out, by whichever reader
-        placed it (rat55b): the offer is the option put to the group ("The sports hall has offered us a
-        Monday dodgeball league: six teams, ten weeks.", "The PTA has offered £300."), what the choice
-        is made on, not why it was made. Over every development set through heldout50 the sentence
-        model and the patterns wrote 8 such sentences as the rationale by default, none labelled one
-        (patterns alone 6, 1). Read last of the reason readers, after the sentence model, so its
-        training rows do not move."""
-        self._drop_reasons(lambda r: self._OFFER_TOLD.search(r) is not None)
-
     _CHECK_SAID = re.compile(r"\bcheck\b", re.IGNORECASE)
     """"check" as a word ("so check the return times before you go", "the QR check-in was great"):
     :meth:`reason_check_said`."""

@@ -48,10 +48,11 @@ _TURNS = re.compile(
     r"\s+(?:just\s+)?turns\s+(?P<age>\d{1,3})(?P<when>\s+(?:in\s+(?:[A-Z][a-z]+|\w+\s+(?:weeks|days|months))|"
     r"on\s+(?:the\s+)?[\w ]{1,16}?(?=[.,;!?]|\s+and\b|$)|next\s+(?:week|month|year|[A-Z][a-z]+day)|"
     r"this\s+(?:week|month|year|[A-Z][a-z]+day)|tomorrow|today))")
-_WORDED = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+"""The numbers said in one word, one to nineteen (an age here; a quantity in ``offline._AMOUNT_WORD``)."""
 _PRONOUN_AGE = re.compile(
     r"(?<![\w'’])(?P<pronoun>[Hh]e|[Ss]he)(?:['’]s|\s+is)(?:\s+(?:only|nearly|almost|just|now))?\s+"
-    r"(?P<age>\d{1,3}|" + _WORDED + r")(?P<unit>\s+(?:months?|years?)(?:\s+old)?)?"
+    r"(?P<age>\d{1,3}|" + NUMBER_WORDS + r")(?P<unit>\s+(?:months?|years?)(?:\s+old)?)?"
     r"(?![\w'’%£$€-]|[.,:]\d|\s*(?:%|percent|pounds|quid|k\b|kg|cm|mm|minutes|mins|hours|weeks|days|miles|km|"
     r"am\b|pm\b|o['’]clock|foot|feet|ft|inches|stone|grand|times|points|goals|mph|th\b|st\b|nd\b|rd\b|of\b|out\b|"
     r"or\b|to\b|-))")
