@@ -190,6 +190,24 @@ def _gone(conn: psycopg.Connection[Any]) -> bool:
     return False
 
 
+_SOCKET_CLOSED = "connection socket closed"
+"""psycopg's words when the socket under a connection was closed as it waited on it."""
+
+
+def _socket_closed(conn: psycopg.Connection[Any], exc: BaseException) -> bool:
+    """Whether a statement failed because the connection's socket was closed under it: libpq
+    has not read the end of the stream, so the connection is not yet ``broken``, but nothing
+    goes through it again (session 55: in a PostgreSQL index run whose connection the server
+    ended, a statement failed so and the session's attempt was counted as its own failure)."""
+    if str(exc) == _SOCKET_CLOSED:
+        return True
+    try:
+        os.fstat(conn.pgconn.socket)
+    except (OSError, psycopg.Error):
+        return True
+    return False
+
+
 class _Slot:
     """One thread's connection. It lives in that thread's ``threading.local``, so when the
     thread ends the slot is dropped and its connection closed, as on SQLite. They were kept
@@ -456,7 +474,7 @@ class Database:
         slot: _Slot | None = getattr(self._local, "slot", None)
         return (isinstance(exc, StoreError) and isinstance(exc.__cause__, psycopg.OperationalError)
                 and not str(exc).startswith("connecting to ") and slot is not None
-                and (slot.conn.broken or slot.conn.closed))
+                and (slot.conn.broken or slot.conn.closed or _socket_closed(slot.conn, exc.__cause__)))
 
     @contextmanager
     def judged_here(self) -> Iterator[None]:
