@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from memlane.index.normalize import CAPITAL, NAME_WORD
+from memlane.index.people import _KIN_WORDS
 from memlane.index.schema import Fact
 from memlane.types import Message
 
@@ -73,8 +74,6 @@ def _referent(pronoun: str, before: str, names: Sequence[str], me: str) -> str:
     pronoun), a name of ``names`` (not after "the", "a", "with" …) or "my <relative>" not of
     the other sex (``me``'s relative); "" when there is none or the last is someone else's
     relative ("her son": whose, unknown)."""
-    from memlane.index.people import _KIN_WORDS
-
     at, who = -1, ""
     for name in names:
         for hit in re.finditer(r"(?<![\w'’])" + re.escape(name) + r"(?![\w-])", before):

@@ -1836,6 +1836,13 @@ def _counted(after: str) -> str:
     return second
 
 
+def _counts(after: str) -> str:
+    """What a number counts, as a fact can name it (:func:`_counted`); "" when nothing follows or
+    the word names nothing counted (a stopword, "left", "more", "each": :data:`_NOT_COUNTED`)."""
+    pred = _counted(after)
+    return "" if pred in STOPWORDS or pred in _NOT_COUNTED else pred
+
+
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|esp|cf|ca|fig|pp|vol|co|inc|ltd|corp|bros|dept|jr|sr|[a-z])|\.\.)$",
                      re.IGNORECASE)
 """What a stop ends that is no sentence's end before a small letter: an abbreviation ("e.g. the
@@ -3337,8 +3344,8 @@ class OfflineIntelligence:
                         clause[first.end(): number.start()].split()) > 2:
                     continue  # "I'm currently using size 9 filters": a state, but of nothing counted
                 else:
-                    pred = "" if _MONEY_AFTER.match(after) else _counted(after)
-                    if not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
+                    pred = "" if _MONEY_AFTER.match(after) else _counts(after)
+                    if not pred:
                         continue
             elif dated and (state := _named_state(head)) is not None:
                 subject, obj, pred = _dated_state(state, clause)
@@ -3369,21 +3376,20 @@ class OfflineIntelligence:
                 if money:
                     pred = "amount" if verb in ("is", "are", "has", "have") else verb.split()[0]
                 else:  # "40M rows": the number's multiplier, then what it counts
-                    pred = _counted(after[cash.end():] if cash is not None else after)
+                    pred = _counts(after[cash.end():] if cash is not None else after)
                     if (not pred and verb in ("is", "are", "was", "were", "has", "have") and not after.strip()
                             and len(head[state.end(2):].split()) <= 2):
                         # a bare number ends the clause, at most two words after the verb: "The quote
                         # is 380,000", "The reserve has 240,000", "Sam is 7" (session 54)
                         pred = "amount" if verb in ("is", "are", "has", "have") else verb
-                    elif not pred or pred in STOPWORDS or pred in _NOT_COUNTED:
+                    elif not pred:
                         continue
             elif amounts and not dated and (frag := _fragment(clause, head, said or sentence)) is not None:
                 # a fragment with no subject, opening with its number: "Twelve mowers entered so
                 # far", "About 40 square metres", "£40 each", "There are 14 commits" (session 55):
                 # what the speaker stated (multi-valued: with no subject of its own, one such
                 # fragment is no later value of another's, "5 years already" of "Seven years now")
-                if (_MONEY_AFTER.match(after) is None and number.group(0)[:1] not in "£$€"
-                        and ((pred := _counted(after)) in STOPWORDS or not pred or pred in _NOT_COUNTED)):
+                if _MONEY_AFTER.match(after) is None and number.group(0)[:1] not in "£$€" and not _counts(after):
                     continue
                 subject, pred, obj = speaker, "stated", frag
             else:
