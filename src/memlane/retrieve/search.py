@@ -28,7 +28,7 @@ from memlane.retrieve import rerank as sig
 from memlane.retrieve.advice import advice_terms, asks_advice
 from memlane.retrieve.answerform import asks_doing, asks_named, namer, tells_doing
 from memlane.retrieve.candidates import Candidate, fuse_lists
-from memlane.retrieve.gather import GATHERS, asks_habit, asks_over_time, gathers
+from memlane.retrieve.gather import GATHERS, asks_habit, asks_over_time, asks_plural, gathers
 from memlane.retrieve.mmr import mmr_order
 from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.order import best_first, by_relevance, by_score
@@ -597,12 +597,41 @@ def _reaction(ctx: _Ctx, it: Item | None) -> bool:
             and speaker_of(it) == ctx.speaker and SPEAKS_OF_SELF.search(it.text) is None)
 
 
+_RET56_YOU = re.compile(r"\b(?:you|your|yours|yourself|ya|u)\b", re.IGNORECASE)
+
+
+def _ret56_factor(ctx: _Ctx, it: Item | None) -> float:
+    import os
+    spec = os.environ.get("RET56_REACT")
+    if not spec:
+        return ctx.opts.reaction_factor
+    fy, fo = (float(x) for x in spec.split(","))
+    assert it is not None
+    return fy if (_RET56_YOU.search(it.text) or it.text.rstrip().endswith("?")) else fo
+
+
+def _ret56_sw(ctx: _Ctx) -> float:
+    import os
+    spec = os.environ.get("RET56_SW")
+    if not spec or ctx.speaker is None:
+        return 0.0
+    if os.environ.get("RET56_SWG") and (gathers(ctx.query) or asks_over_time(ctx.query)
+                                        or asks_plural(ctx.query)):
+        return 0.0
+    return float(spec)
+
+
 def _demote_reactions(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     """When the query names a speaker ("What activities does Rosa take part in?"), the
     evidence is what that speaker tells of themselves. Their turns with no first-person
     word are reactions and questions to the other speaker ("Wow, that's so cool!", "What
     breed is your kitten?") and keep ``reaction_factor`` of their relevance."""
-    return _demote(ctx, cands, _reaction, ctx.opts.reaction_factor)
+    for c in cands:
+        it = ctx.items.get(c.id)
+        if _reaction(ctx, it):
+            c.relevance *= _ret56_factor(ctx, it)
+    cands.sort(key=by_relevance)
+    return cands
 
 
 def _lift_named(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
@@ -1163,8 +1192,8 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
         ranks = {"session_rank": float(ss.rank), "candidate_rank": float(cand_rank.get(item_id, 0))}
         if turn_rank:
             ranks["turn_rank"] = turn_rank
-        pool.append(_Scored(item_id, _total(o.preset.weights, sig_), sig_, cand_of.get(item_id),
-                            key, ranks))
+        pool.append(_Scored(item_id, _total(o.preset.weights, sig_) + _ret56_sw(ctx) * sig_["session"],
+                            sig_, cand_of.get(item_id), key, ranks))
     # the late turns have no say in the lifts below (each reads the pool's best hit of
     # each session): the pool without them is T's alone, so are its first LATE_HOLD
     if o.opener_lift > 0 and not asks_assistant(ctx.query):
