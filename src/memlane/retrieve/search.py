@@ -167,6 +167,10 @@ class SearchOptions:
     newest_skips_speakers: bool = False
     """A query naming one of a conversation's speakers (``ctx.speaker``) takes no
     newest-first lift (``_newest_first``)."""
+    speaker_session_weight: float = 0.0
+    """For a query naming one of a conversation's speakers and asking for one thing (not a
+    gathering, plural or over-time question), the session signal weighs this much more in
+    the final score (0: off; ``_session_focus``)."""
     first_named: bool = False
     """When the query names two speakers apart, speaker focus on the first one named
     (``memlane.retrieve.speaker.first_named_speaker``)."""
@@ -597,41 +601,12 @@ def _reaction(ctx: _Ctx, it: Item | None) -> bool:
             and speaker_of(it) == ctx.speaker and SPEAKS_OF_SELF.search(it.text) is None)
 
 
-_RET56_YOU = re.compile(r"\b(?:you|your|yours|yourself|ya|u)\b", re.IGNORECASE)
-
-
-def _ret56_factor(ctx: _Ctx, it: Item | None) -> float:
-    import os
-    spec = os.environ.get("RET56_REACT")
-    if not spec:
-        return ctx.opts.reaction_factor
-    fy, fo = (float(x) for x in spec.split(","))
-    assert it is not None
-    return fy if (_RET56_YOU.search(it.text) or it.text.rstrip().endswith("?")) else fo
-
-
-def _ret56_sw(ctx: _Ctx) -> float:
-    import os
-    spec = os.environ.get("RET56_SW")
-    if not spec or ctx.speaker is None:
-        return 0.0
-    if os.environ.get("RET56_SWG") and (gathers(ctx.query) or asks_over_time(ctx.query)
-                                        or asks_plural(ctx.query)):
-        return 0.0
-    return float(spec)
-
-
 def _demote_reactions(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
     """When the query names a speaker ("What activities does Rosa take part in?"), the
     evidence is what that speaker tells of themselves. Their turns with no first-person
     word are reactions and questions to the other speaker ("Wow, that's so cool!", "What
     breed is your kitten?") and keep ``reaction_factor`` of their relevance."""
-    for c in cands:
-        it = ctx.items.get(c.id)
-        if _reaction(ctx, it):
-            c.relevance *= _ret56_factor(ctx, it)
-    cands.sort(key=by_relevance)
-    return cands
+    return _demote(ctx, cands, _reaction, ctx.opts.reaction_factor)
 
 
 def _lift_named(ctx: _Ctx, cands: list[Candidate]) -> list[Candidate]:
@@ -1118,6 +1093,20 @@ def _entity_shares(ctx: _Ctx) -> dict[SessionKey, float]:
     return shares
 
 
+def _session_focus(ctx: _Ctx) -> float:
+    """The session signal's extra weight in stage two's score (``speaker_session_weight``):
+    a question naming one of a conversation's speakers and asking for one thing ("Where
+    did Ivan leave his bike?") is most often answered in the session stage one ranks
+    first, whose further turns the other sessions' best turns outscore by a little;
+    a question asking for several things ("What activities ...", "How many times ...",
+    "What has Ivan painted?") gathers them from several sessions and takes none."""
+    w = ctx.opts.speaker_session_weight
+    if w <= 0 or ctx.speaker is None:
+        return 0.0
+    q = ctx.query
+    return 0.0 if gathers(q) or asks_over_time(q) or asks_plural(q) else w
+
+
 def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Scored]:
     o = ctx.opts
     sessions = rank_sessions(cands, ctx.items, o.stage, ctx.windows, ctx.now, dated=ctx.dated,
@@ -1180,6 +1169,7 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     _fill_items(ctx, pool_ids)
     t.lap("stage2_ms")
     top_lex = ctx.top_lexical  # of these candidates (search)
+    focus = _session_focus(ctx)
     pool = []
     for item_id, turn_rank in pool_ids.items():
         it = ctx.items.get(item_id)
@@ -1192,8 +1182,11 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
         ranks = {"session_rank": float(ss.rank), "candidate_rank": float(cand_rank.get(item_id, 0))}
         if turn_rank:
             ranks["turn_rank"] = turn_rank
-        pool.append(_Scored(item_id, _total(o.preset.weights, sig_) + _ret56_sw(ctx) * sig_["session"],
-                            sig_, cand_of.get(item_id), key, ranks))
+        score = _total(o.preset.weights, sig_)
+        if focus:
+            sig_["session_focus"] = focus * sig_["session"]
+            score += sig_["session_focus"]
+        pool.append(_Scored(item_id, score, sig_, cand_of.get(item_id), key, ranks))
     # the late turns have no say in the lifts below (each reads the pool's best hit of
     # each session): the pool without them is T's alone, so are its first LATE_HOLD
     if o.opener_lift > 0 and not asks_assistant(ctx.query):
@@ -1705,7 +1698,7 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
             for name, value in x.signals.items():
                 sign = -1.0 if name in ("coverage", "superseded", "below_top") else 1.0
                 weight = w[name] if name in w else (
-                    1.0 if name in ("opener", "below_top", "continues", "meaning_level")
+                    1.0 if name in ("opener", "below_top", "continues", "meaning_level", "session_focus")
                     else ctx.opts.newest_weight)
                 scores[f"contrib.{name}"] = sign * weight * value
         hits.append(Hit(item=it, score=x.score, scores=scores,
