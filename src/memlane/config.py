@@ -757,8 +757,8 @@ class RetrievalConfig:
     lift as for any question; docs/retrieval.md, "Session 55")."""
     speaker_session_weight: float = 0.3
     """For a question naming one of a conversation's speakers and asking for one thing (not
-    a gathering, plural or over-time question: "Where did Ivan leave his bike?"), the
-    session signal (its stage-one score, as a share of the best session's)
+    a gathering, plural, over-time or habit question: "Where did Ivan leave his bike?"),
+    the session signal (its stage-one score, as a share of the best session's)
     weighs this much more in the final score, beside ``session_weight``: the answer is most
     often a further turn of the best session, which other sessions' best turns outscored
     by a little (conversations with speakers only; 0: off; docs/retrieval.md, "Session 56")."""

@@ -169,8 +169,8 @@ class SearchOptions:
     newest-first lift (``_newest_first``)."""
     speaker_session_weight: float = 0.0
     """For a query naming one of a conversation's speakers and asking for one thing (not a
-    gathering, plural or over-time question), the session signal weighs this much more in
-    the final score (0: off; ``_session_focus``)."""
+    gathering, plural, over-time or habit question), the session signal weighs this much
+    more in the final score (0: off; ``_session_focus``)."""
     first_named: bool = False
     """When the query names two speakers apart, speaker focus on the first one named
     (``memlane.retrieve.speaker.first_named_speaker``)."""
@@ -1099,12 +1099,14 @@ def _session_focus(ctx: _Ctx) -> float:
     did Ivan leave his bike?") is most often answered in the session stage one ranks
     first, whose further turns the other sessions' best turns outscore by a little;
     a question asking for several things ("What activities ...", "How many times ...",
-    "What has Ivan painted?") gathers them from several sessions and takes none."""
+    "What has Ivan painted?", "What does Ivan do to unwind?") gathers them from several
+    sessions (``gathers``, ``asks_plural``, ``asks_over_time``, ``asks_habit``: the last two
+    take ``pool_candidates``' strays, which rank below the top sessions) and takes none."""
     w = ctx.opts.speaker_session_weight
     if w <= 0 or ctx.speaker is None:
         return 0.0
     q = ctx.query
-    return 0.0 if gathers(q) or asks_over_time(q) or asks_plural(q) else w
+    return 0.0 if gathers(q) or asks_over_time(q) or asks_habit(q) or asks_plural(q) else w
 
 
 def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Scored]:
