@@ -755,6 +755,13 @@ class RetrievalConfig:
     people a present-tense question about one of them asks what they told, wherever it was
     said, and the newest session that talks of the same thing is rarely where (false: the
     lift as for any question; docs/retrieval.md, "Session 55")."""
+    speaker_session_weight: float = 0.3
+    """For a question naming one of a conversation's speakers and asking for one thing (not
+    a gathering, plural, over-time or habit question: "Where did Ivan leave his bike?"),
+    the session signal (its stage-one score, as a share of the best session's)
+    weighs this much more in the final score, beside ``session_weight``: the answer is most
+    often a further turn of the best session, which other sessions' best turns outscored
+    by a little (conversations with speakers only; 0: off; docs/retrieval.md, "Session 56")."""
     timeless_factor: float = 0.6
     """For a question asking when ("When did Ivan win his second cup?"), a turn with a
     speaker that places nothing in time (no day, month, year or "yesterday", "last week",
@@ -884,6 +891,8 @@ class RetrievalConfig:
         _check(0.0 <= self.named_lift <= 4.0, "memory.retrieval.named_lift", "must be between 0 and 4")
         _check(0.0 <= self.doing_lift <= 4.0, "memory.retrieval.doing_lift", "must be between 0 and 4")
         _check(0.0 <= self.reaction_factor <= 1.0, "memory.retrieval.reaction_factor",
+               "must be between 0 and 1")
+        _check(0.0 <= self.speaker_session_weight <= 1.0, "memory.retrieval.speaker_session_weight",
                "must be between 0 and 1")
         _check(0.0 <= self.assistant_factor <= 1.0, "memory.retrieval.assistant_factor",
                "must be between 0 and 1")

@@ -142,6 +142,7 @@ def search_options(
         first_named=r.speaker_first_named,
         hedge_words=r.hedge_words,
         newest_skips_speakers=r.newest_skips_speakers,
+        speaker_session_weight=r.speaker_session_weight,
         assistant_factor=r.assistant_factor,
         continue_lift=r.continue_lift,
         advice_focus=r.advice_focus,

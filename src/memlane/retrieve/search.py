@@ -28,7 +28,7 @@ from memlane.retrieve import rerank as sig
 from memlane.retrieve.advice import advice_terms, asks_advice
 from memlane.retrieve.answerform import asks_doing, asks_named, namer, tells_doing
 from memlane.retrieve.candidates import Candidate, fuse_lists
-from memlane.retrieve.gather import GATHERS, asks_habit, asks_over_time, gathers
+from memlane.retrieve.gather import GATHERS, asks_habit, asks_over_time, asks_plural, gathers
 from memlane.retrieve.mmr import mmr_order
 from memlane.retrieve.newest import asks_newest, newest_places
 from memlane.retrieve.order import best_first, by_relevance, by_score
@@ -167,6 +167,10 @@ class SearchOptions:
     newest_skips_speakers: bool = False
     """A query naming one of a conversation's speakers (``ctx.speaker``) takes no
     newest-first lift (``_newest_first``)."""
+    speaker_session_weight: float = 0.0
+    """For a query naming one of a conversation's speakers and asking for one thing (not a
+    gathering, plural, over-time or habit question), the session signal weighs this much
+    more in the final score (0: off; ``_session_focus``)."""
     first_named: bool = False
     """When the query names two speakers apart, speaker focus on the first one named
     (``memlane.retrieve.speaker.first_named_speaker``)."""
@@ -1089,6 +1093,22 @@ def _entity_shares(ctx: _Ctx) -> dict[SessionKey, float]:
     return shares
 
 
+def _session_focus(ctx: _Ctx) -> float:
+    """The session signal's extra weight in stage two's score (``speaker_session_weight``):
+    a question naming one of a conversation's speakers and asking for one thing ("Where
+    did Ivan leave his bike?") is most often answered in the session stage one ranks
+    first, whose further turns the other sessions' best turns outscore by a little;
+    a question asking for several things ("What activities ...", "How many times ...",
+    "What has Ivan painted?", "What does Ivan do to unwind?") gathers them from several
+    sessions (``gathers``, ``asks_plural``, ``asks_over_time``, ``asks_habit``: the last two
+    take ``pool_candidates``' strays, which rank below the top sessions) and takes none."""
+    w = ctx.opts.speaker_session_weight
+    if w <= 0 or ctx.speaker is None:
+        return 0.0
+    q = ctx.query
+    return 0.0 if gathers(q) or asks_over_time(q) or asks_habit(q) or asks_plural(q) else w
+
+
 def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Scored]:
     o = ctx.opts
     sessions = rank_sessions(cands, ctx.items, o.stage, ctx.windows, ctx.now, dated=ctx.dated,
@@ -1151,6 +1171,7 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
     _fill_items(ctx, pool_ids)
     t.lap("stage2_ms")
     top_lex = ctx.top_lexical  # of these candidates (search)
+    focus = _session_focus(ctx)
     pool = []
     for item_id, turn_rank in pool_ids.items():
         it = ctx.items.get(item_id)
@@ -1163,8 +1184,11 @@ def _two_stage(ctx: _Ctx, cands: list[Candidate], k: int, t: _Timer) -> list[_Sc
         ranks = {"session_rank": float(ss.rank), "candidate_rank": float(cand_rank.get(item_id, 0))}
         if turn_rank:
             ranks["turn_rank"] = turn_rank
-        pool.append(_Scored(item_id, _total(o.preset.weights, sig_), sig_, cand_of.get(item_id),
-                            key, ranks))
+        score = _total(o.preset.weights, sig_)
+        if focus:
+            sig_["session_focus"] = focus * sig_["session"]
+            score += sig_["session_focus"]
+        pool.append(_Scored(item_id, score, sig_, cand_of.get(item_id), key, ranks))
     # the late turns have no say in the lifts below (each reads the pool's best hit of
     # each session): the pool without them is T's alone, so are its first LATE_HOLD
     if o.opener_lift > 0 and not asks_assistant(ctx.query):
@@ -1676,7 +1700,7 @@ def _hits(ctx: _Ctx, ordered: list[_Scored]) -> list[Hit]:
             for name, value in x.signals.items():
                 sign = -1.0 if name in ("coverage", "superseded", "below_top") else 1.0
                 weight = w[name] if name in w else (
-                    1.0 if name in ("opener", "below_top", "continues", "meaning_level")
+                    1.0 if name in ("opener", "below_top", "continues", "meaning_level", "session_focus")
                     else ctx.opts.newest_weight)
                 scores[f"contrib.{name}"] = sign * weight * value
         hits.append(Hit(item=it, score=x.score, scores=scores,
