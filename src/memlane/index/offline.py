@@ -1673,10 +1673,11 @@ def _planned(decision: str, sentences: Sequence[str]) -> bool:
     something (session 56): a proposal or a plan ("Let's…", "I'll…", "We could…", "I think we
     should…", :data:`_PLANS`) or a decision just concluded ("Then we…", :data:`_CONCLUDES`) unless
     it chooses an option (:data:`_AN_OPTION`: "I'll go with the Prius", "Then we sign with…"), or a
-    question. Over every development set (the default way) the plans, conclusions and questions
-    were right 13 times in 549 facts; the choices kept 7 in 40; a named thing's state ("Payments
-    restart on 1 February"), another's ("They'll lend the Pawnee…") and what we or I have or did
-    ("We've got £310 in the kit fund") stay too: 66 in 355."""
+    question. Over every development set through heldout51 (the default way) the facts it takes
+    out were right 8 times in 375; of the choices it keeps, 7 in 40; with a named thing's state
+    ("Payments restart on 1 February"), another's ("They'll lend the Pawnee…") and what we or I
+    have or did ("We've got £310 in the kit fund"), the decided facts of participants' turns that
+    stay are right 52 times in 291."""
     source = _read_from(decision, sentences).strip()
     if source.endswith("?"):
         return True
