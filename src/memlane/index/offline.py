@@ -2238,8 +2238,8 @@ def _said_once_later(topics: list[str], counted: Sequence[list[str]], said_first
     """``topics`` without the pairs said once in ``counted`` (the sentences the ranking counted)
     and not in the opening (``said_first``), unless fewer than two topics would be left: a pair
     counts double in the ranking, so one said once ties a word said twice and takes a slot
-    ("hit unread", "rules allow", "fine coffee"), but a pair said once after the opening is a
-    label about one time in eight, a third as often as the topics written beside it (issue
+    ("overflowed onto"), but a pair said once after the opening is a
+    label about one time in seven, under half as often as the topics written beside it (issue
     #17; session 56). The first of them are kept, in their place, to make two."""
     pairs = {p for p in topics if " " in p and p not in said_first}
     if not pairs or not counted:
