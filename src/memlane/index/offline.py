@@ -2235,12 +2235,16 @@ def _not_a_noun_phrase(words: Sequence[str], text: str) -> bool:
 
 
 def _topics(ranked: Sequence[str], messages: Sequence[Message],
-            opening: Sequence[list[str]] = (), settled: Sequence[str] = ()) -> tuple[str, ...]:
+            opening: Sequence[list[str]] = (), settled: Sequence[str] = (),
+            counted: Sequence[list[str]] = ()) -> tuple[str, ...]:
     """The topics a person would list, from the ranked phrases: a phrase of the opening
     (``opening``: the words of its sentences) moved up, none naming a speaker, a count, a
     day or no one in particular, none sharing a word with a topic ranked before it ("key
     visuals" after "spring campaign" is kept, "three key" and "campaign" are not), and only
-    as many as the conversation's length supports."""
+    as many as the conversation's length supports. ``counted``: the words of the sentences the
+    ranking counted; a pair said once among them, not in the opening, is dropped
+    (:func:`_said_once_later`)."""
+    said_first: set[str] = set()
     if opening:
         said_first = {w for words in opening for w in words}
         said_first.update(f"{a} {b}" for words in opening for a, b in zip(words, words[1:]))
@@ -2264,7 +2268,25 @@ def _topics(ranked: Sequence[str], messages: Sequence[Message],
         used.update(words)
         if len(out) == cap:
             break
-    return tuple(out)
+    return _said_once_later(out, counted, said_first)
+
+
+def _said_once_later(topics: list[str], counted: Sequence[list[str]], said_first: set[str]) -> tuple[str, ...]:
+    """``topics`` without the pairs said once in ``counted`` (the sentences the ranking counted)
+    and not in the opening (``said_first``), unless fewer than two topics would be left: a pair
+    counts double in the ranking, so one said once ties a word said twice and takes a slot
+    ("overflowed onto"), but a pair said once after the opening is a
+    label about one time in seven, under half as often as the topics written beside it (issue
+    #17; session 56). The first of them are kept, in their place, to make two."""
+    pairs = {p for p in topics if " " in p and p not in said_first}
+    if not pairs or not counted:
+        return tuple(topics)
+    firsts = {p.partition(" ")[0] for p in pairs}
+    times = Counter(pair for words in counted for a, b in zip(words, words[1:])
+                    if a in firsts and (pair := f"{a} {b}") in pairs)
+    once = [p for p in topics if p in pairs and times[p] < 2]
+    keep = set(once[:max(0, 2 - (len(topics) - len(once)))])
+    return tuple(p for p in topics if p not in once or p in keep)
 
 
 _ACTED_ON = re.compile(r"^(?!(?:go|stick|pick|choose|settle|opt)\b)[A-Za-z]+\s+(?:(?:the|an?)\s+[a-z]|"
@@ -2800,7 +2822,7 @@ class OfflineIntelligence:
             references=tuple(refs)[:20],
             entities=tuple(e.name for e in extraction.entities)[:20],
             topic_tags=_topics(ranked, messages, [w for m, _, w in lead if m is messages[0]],
-                               [x for d, x in written if d not in cues.terms]),
+                               [x for d, x in written if d not in cues.terms], [w for _, _, w in lead]),
             time_start=messages[0].at if messages else None,
             time_end=messages[-1].at if messages else None,
             participants=participants,
