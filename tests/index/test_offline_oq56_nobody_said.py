@@ -2,7 +2,8 @@
 large classes read (oq56)"): a question fronted and then said to be what nobody has said or knows
 ("Who books the hall this year, nobody's said.") is the open question it leaves; an unmarked question
 tailing another with "or" ("…? or is that against the rules") is read when someone answers after it
-and the answer leaves it open, and not written again when nobody answers."""
+and the answer leaves it open, and not written again when nobody answers; a question answered
+with a guess hedged after it ("Three weeks before, I think.") is left open."""
 
 import pytest
 
@@ -64,3 +65,25 @@ def test_an_or_tail_nobody_answers_is_not_written_again(model):
         "Nia: Fine. While we're at it, should we get a second banner for the lane? or is that overdoing it",
         model=model)
     assert not any("overdoing" in q for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_question_answered_with_a_guess_is_open(model):
+    summary, _ = offline_summary(
+        _OPENING,
+        "Owain: Fine. When do we have to send the stall list to the council by?",
+        "Nia: Three weeks before, I think. It's in the events pack somewhere.",
+        "Owain: Let's put the plant stall by the front gate.",
+        model=model)
+    assert any("stall list" in q and "council" in q for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+def test_a_question_answered_plainly_is_not_open(model):
+    summary, _ = offline_summary(
+        _OPENING,
+        "Owain: Fine. When do we have to send the stall list to the council by?",
+        "Nia: Three weeks before. It's in the events pack on page two.",
+        "Owain: Let's put the plant stall by the front gate.",
+        model=model)
+    assert not any("stall list" in q for q in summary.open_questions), summary.open_questions

@@ -6412,6 +6412,30 @@ class _Reader:
         for where, s in self._said_unplaced(("decisions", "action_items", "next_steps")):
             self._put_unknown(where, self._FRONTED_DOUBT.match(s))
 
+    _GUESSED_AFTER = re.compile(r"(?:,\s*|\s)i\s+think(?:\s*[.!]?$|,)", re.IGNORECASE)
+    """An answer given and then hedged after it ("Eight weeks before, I think.", "Kick-off's at 2.30, I
+    think."): :meth:`guessed_answer`."""
+
+    def guessed_answer(self) -> None:
+        """A participant's last question of a turn, placed nowhere, that the next participant to speak
+        answers with a guess hedged after it in their first sentence (:data:`_GUESSED_AFTER`: "When do
+        we have to license the meet by?" — "Eight weeks before, I think. …") is left open: the answer is
+        not known for sure. Not a request, nor when another question of the turn is open already (the
+        answer is read as that one's). Read after the sentence model, on what every reader placed
+        (session 56, oq56: every development set 4 right / 4 wrong both ways)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user" or ti + 1 >= len(self.turns):
+                continue
+            last = max((i for i, x in enumerate(turn.sentences) if x.endswith("?")), default=None)
+            nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
+            if (last is None or (ti, last) in self.cues.placed or nxt is None or nxt.role != "user"
+                    or not nxt.sentences or not self._GUESSED_AFTER.search(nxt.sentences[0])
+                    or any(self.cues.placed.get((ti, i)) == "open_questions" for i in range(len(turn.sentences)))):
+                continue
+            s = turn.sentences[last]
+            if not _ASKS.match(s) and len(_content(s)) >= 2:
+                self.put((ti, last), "open_questions", clean(s))
+
     _ASKED_ABOUT = re.compile(
         r"(?:^|[,;]\s*|\b(?:and|but|so|also)\s+)(?:(?!(?:i|we|you|nobody|when|if|and)\b)[\w'-]+\s+){1,5}?"
         r"(?:(?:has|have|had|also|already|just)\s+){0,2}asked\s+(?:(?:us|me)\s+)?about\s+"
@@ -8314,6 +8338,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.not_heard()
     reader.unmarked_question()
     reader.fronted_doubt()
+    reader.guessed_answer()
     reader.asked_about()
     reader.opening_answered()
     reader.plain_questions()
