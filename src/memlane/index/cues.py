@@ -6357,10 +6357,11 @@ class _Reader:
             self.put(where, "open_questions", _as_unknown(found))
 
     _UNMARKED_QUESTION = re.compile(
-        r"^(?:(?:ok|okay|nice|so|and|but|also|oh|hmm|right|separate\s+q|quick\s+q)[,.:]?\s+)*"
+        r"^(?:(?:ok|okay|nice|so|and|but|also|oh|hmm|right|or|separate\s+q|quick\s+q)[,.:]?\s+)*"
         r"(?:should|shall|is|are|do|does|can|could|would)\s+(?:we|i|it|there|the|our|this|that)\b", re.IGNORECASE)
     """A question typed without its question mark ("should the NOT NULL step also add a CHECK constraint
-    or is that overkill", "Could we combine with Wardle, they have timekeepers"): an auxiliary, then
+    or is that overkill", "Could we combine with Wardle, they have timekeepers", "or is that too many
+    with 40 members"): an auxiliary, then
     "we / I / it / there" or a noun phrase's article, first in the sentence: :meth:`unmarked_question`."""
 
     def unmarked_question(self) -> None:
@@ -6369,13 +6370,17 @@ class _Reader:
         when the reply leaves it so (a non-answer, a put-off, a hand-on). :meth:`read` reads a question
         by its mark; this reader runs after the sentence model, so its training rows stay as they were
         (session 55, oq55; every development set: 2 right / 0 wrong both ways; with any auxiliary or
-        wh-word first it wrote 50 wrong, "Will do, by Friday" in a last turn among them)."""
+        wh-word first it wrote 50 wrong, "Will do, by Friday" in a last turn among them). One opening on
+        "or" tails the question before it ("Should we cable-tie them this year? or is that against the
+        council rules"): read only when someone answers after it, as the question before it stands for
+        it when nobody does (session 56, oq56: 2 right / 0 wrong both ways)."""
         for ti, turn in enumerate(self.turns):
             if turn.role != "user":
                 continue
             for si, s in enumerate(turn.sentences):
                 if ("?" not in s and not s.endswith("!") and self.cues.placed.get((ti, si)) in (None, "rationale")
-                        and self._UNMARKED_QUESTION.match(s)):
+                        and self._UNMARKED_QUESTION.match(s)
+                        and not (s[:3].lower() == "or " and all(t.who == turn.who for t in self.turns[ti:]))):
                     self.question(ti, si, s.rstrip(" .") + "?")
 
     _FRONTED_DOUBT = re.compile(
@@ -6384,11 +6389,13 @@ class _Reader:
         r"(?:(?:i|we|i'm|i've|we're|we've|am|have|are|honestly|genuinely|really|just|still|got|even|yet|frankly)\s+)*"
         r"(?:no\s+idea|do\s*n[o']?t\s+know|not\s+sure|we'?ll\s+(?:see|find\s+out)|who\s+knows|"
         r"another\s+(?:matter|question|story)|anyone'?s\s+guess|remains\s+to\s+be\s+seen|can'?t\s+(?:say|tell)|"
-        r"(?:have\s*n[o']?t\s+(?:got\s+)?a|not\s+a|no)\s+clue)\b",
+        r"(?:have\s*n[o']?t\s+(?:got\s+)?a|not\s+a|no)\s+clue|"
+        r"(?:nobody|no\s+one|no-one)(?:'s|\s+has)?\s+(?:yet\s+)?(?:said|knows|decided))\b",
         re.IGNORECASE)
     """A question fronted and then said to be unknown ("Whether the ferry runs on Sundays, no idea.",
     "How long the paint lasts, I honestly don't know.", "Whether the roof holds is another matter.",
-    "Whether the choir can do it, we'll see.", "How many will turn up, I haven't a clue."):
+    "Whether the choir can do it, we'll see.", "How many will turn up, I haven't a clue.", "Who orders
+    them this year, nobody's said."):
     :meth:`fronted_doubt`. ``_UNKNOWN_FRONTED`` reads the plain "…, I don't know" inside :meth:`read`,
     where a wider pattern would move the sentence model's training rows."""
 
@@ -6400,9 +6407,34 @@ class _Reader:
         "Whether I'll be ready by July, no idea." read as a step); :meth:`doubt_framed` rewrites such a
         doubt when a reader already wrote it as an open question. Read after the sentence model, on
         what every reader placed (session 54, oq54; every development set: 9 right / 3 wrong both ways,
-        the wrong ones labelled questions in other words; "I haven't a clue" session 55, oq55: 1 right)."""
+        the wrong ones labelled questions in other words; "I haven't a clue" session 55, oq55: 1 right;
+        "nobody's said", "nobody knows" session 56, oq56: 2 right / 0 wrong both ways)."""
         for where, s in self._said_unplaced(("decisions", "action_items", "next_steps")):
             self._put_unknown(where, self._FRONTED_DOUBT.match(s))
+
+    _GUESSED_AFTER = re.compile(r"(?:,\s*|\s)i\s+think(?:\s*[.!]?$|,)", re.IGNORECASE)
+    """An answer given and then hedged after it ("Eight weeks before, I think.", "Kick-off's at 2.30, I
+    think."): :meth:`guessed_answer`."""
+
+    def guessed_answer(self) -> None:
+        """A participant's last question of a turn, placed nowhere, that the next participant to speak
+        answers with a guess hedged after it in their first sentence (:data:`_GUESSED_AFTER`: "When do
+        we have to license the meet by?" — "Eight weeks before, I think. …") is left open: the answer is
+        not known for sure. Not a request, nor when another question of the turn is open already (the
+        answer is read as that one's). Read after the sentence model, on what every reader placed
+        (session 56, oq56: every development set 4 right / 4 wrong both ways)."""
+        for ti, turn in enumerate(self.turns):
+            if turn.role != "user" or ti + 1 >= len(self.turns):
+                continue
+            last = max((i for i, x in enumerate(turn.sentences) if x.endswith("?")), default=None)
+            nxt = next((t for t in self.turns[ti + 1:] if t.who != turn.who), None)
+            if (last is None or (ti, last) in self.cues.placed or nxt is None or nxt.role != "user"
+                    or not nxt.sentences or not self._GUESSED_AFTER.search(nxt.sentences[0])
+                    or any(self.cues.placed.get((ti, i)) == "open_questions" for i in range(len(turn.sentences)))):
+                continue
+            s = turn.sentences[last]
+            if not _ASKS.match(s) and len(_content(s)) >= 2:
+                self.put((ti, last), "open_questions", clean(s))
 
     _ASKED_ABOUT = re.compile(
         r"(?:^|[,;]\s*|\b(?:and|but|so|also)\s+)(?:(?!(?:i|we|you|nobody|when|if|and)\b)[\w'-]+\s+){1,5}?"
@@ -8306,6 +8338,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.not_heard()
     reader.unmarked_question()
     reader.fronted_doubt()
+    reader.guessed_answer()
     reader.asked_about()
     reader.opening_answered()
     reader.plain_questions()
