@@ -6184,6 +6184,29 @@ class _Reader:
             if self._NO_ACT.match(said) or self._FOR_NOW.match(said) or self._KEEP_IT.match(said):
                 self.put(where, name, "")
 
+    _REFUSED_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|so|and|well|right)[,.]?\s+)*(?:let'?s\s+not|not)\b(?!\s+sure\b)"
+                               r"[^;,—]*(?:[;,]|\s+but)\s+(?=i'?ll\b)", re.IGNORECASE)
+    """What will not be done, said before a commitment ("Let's not decide today, I'll ask …", "Not
+    going to solve it in a WhatsApp chat but I'll bring it up …"): :meth:`refused_lead`. Not "not
+    sure", a doubt the step answers ("Not sure, I'll check with …")."""
+
+    def refused_lead(self) -> None:
+        """A step that opens on what will not be done before the speaker's commitment
+        (:data:`_REFUSED_LEAD`) is the commitment alone: the labels write the act, not what is put
+        off or turned down beside it ("Ask Ines in HR …" for "Let's not decide today, I'll ask Ines in
+        HR …"); over every development set 6 such sentences, 5 near a labelled step, each the
+        commitment after the lead (issue #17, ns56). Read after the sentence model, so its training
+        rows do not move."""
+        for where, name in list(self.cues.placed.items()):
+            if name not in ("next_steps", "action_items"):
+                continue
+            text = self.text[where]
+            said = _unowned(name, text)
+            lead = self._REFUSED_LEAD.match(said)
+            if lead:
+                rest = said[lead.end():]
+                self.put(where, name, text[: len(text) - len(said)] + rest[:1].upper() + rest[1:])
+
     def step_names_nothing(self) -> None:
         """A step whose words, its pronouns and particles apart, hold one word at most ("Sign it.",
         "Take that.", "I'll message them.", "Raise it with them"): what it is done to is said in
@@ -8339,5 +8362,6 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reason_been_so()
     reader.reason_check_said()
     reader.reason_we_need()
+    reader.refused_lead()
     reader.step_names_nothing()  # last: whichever reader wrote the step
     return reader.cues
