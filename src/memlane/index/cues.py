@@ -6194,8 +6194,9 @@ class _Reader:
         """A step that opens on what will not be done before the speaker's commitment
         (:data:`_REFUSED_LEAD`) is the commitment alone: the labels write the act, not what is put
         off or turned down beside it ("Ask Ines in HR …" for "Let's not decide today, I'll ask Ines in
-        HR …"); over every development set 6 such sentences, 5 near a labelled step, each the
-        commitment after the lead (issue #17, ns56). Read after the sentence model, so its training
+        HR …"); over every development set 6 such sentences, 5 beside a labelled step for the
+        commitment after the lead (3 matching it once cut, 2 labelled in fuller words), none
+        labelled with the lead (issue #17, ns56). Read after the sentence model, so its training
         rows do not move."""
         for where, name in list(self.cues.placed.items()):
             if name not in ("next_steps", "action_items"):
