@@ -4183,6 +4183,29 @@ class _Reader:
                     if self.cues.placed.get(where) == "decisions":
                         self.cues.terms.add(self.text[where])
 
+    _NOT_DIRECTED = re.compile(r"^\W*(?:go|bring|take\s+care|wait)\b|\b(?:me|but)\b", re.IGNORECASE)
+    """A directive that settles no choice: going on or ahead, what to bring, a goodbye, a wait
+    ("Go ahead and write the migration.", "Bring your passport."), or a request to the speaker
+    ("Give me two weeks.", "Send me the list.") (:meth:`directed`)."""
+
+    def directed(self) -> None:
+        """A participant's sentence after the first turn that tells what to do (its verb one the
+        patterns know, :func:`_directive`: "Leave it at £3 for now.", "Put them on the top field,
+        it drains.", "Move them all to DNS-01 this week, not just api."), placed nowhere, is a
+        decision: the patterns alone leave many such, the sentence model most. Not the assistant's,
+        not a question, no going on, ahead or bringing, no goodbye or wait, nor asking for the
+        speaker (:attr:`_NOT_DIRECTED`), three content words at least ("Book it.", "Keep it."
+        name nothing). Read after the decision readers, so the sentence model's training rows do
+        not move (session 56, dec56)."""
+        for ti, turn in enumerate(self.turns):
+            if not ti or turn.role == "assistant":
+                continue
+            for si, said in enumerate(turn.sentences):
+                where = (ti, si)
+                if (where not in self.cues.placed and _directive(said.strip())
+                        and not self._NOT_DIRECTED.search(clean(said)) and len(_content(said)) >= 3):
+                    self._to_decision(where, said)
+
     _SAYS_OR_LETS = re.compile(r"\b(?:says|said|reckons|told|mentioned|still)\b|\blets\s+(?:us|you|me|them|him|her|each|"
                                r"every|everyone|anyone|people|an?|the|our|your|their|his|its)\b", re.IGNORECASE)
     """What someone or something says or allows ("the letter just says MRI 1.5T, right knee, 40
@@ -8264,6 +8287,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.contrasted()
     reader.advice_agreed()
     reader.summed_up()
+    reader.directed()
     reader.options_named()
     reader.told_not_settled()
     # again: the reasons beside the decisions the late readers above wrote, which were none when
