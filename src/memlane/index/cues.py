@@ -4195,22 +4195,25 @@ class _Reader:
         patterns know, :func:`_directive`: "Leave it at £3 for now.", "Put them on the top field,
         it drains.", "Move them all to DNS-01 this week, not just api."), placed nowhere, is a
         decision: the patterns alone leave many such, the sentence model most. Not the assistant's,
-        not a question, no going on, ahead or bringing, no goodbye or wait, nor asking for the
+        not a question, not after a yes (:attr:`_YES_REPLY`: "Fine, take the pitch by the tea urn.",
+        "ok, send the weekly set to Hay Bridge": the earlier sessions' requests), no going on, ahead or bringing, no goodbye or wait, nor asking for the
         speaker (:attr:`_NOT_DIRECTED`), nor a put-off (``_DEFERS``: "Leave the logo for now and see
-        what Marcus thinks."), three content words at least ("Book it.", "Keep it." name nothing), nor after a go-ahead (``_GO_AHEAD``) to a turn that asked nothing ("I
-        finally repaired the old bike." — "Go for it. Take it out this weekend.": encouragement of
-        a remark). Over every development set through heldout51 decisions +13 −1 right / +30 −1
-        wrong by default (on 11 sets), +54 −1 / +63 −1 patterns alone (on 28). Read after the
-        decision readers, so the sentence model's training rows do not move (session 56, dec56)."""
+        what Marcus thinks."), nor a reference alone (``_ONLY_REFERENCE``: "Schedule 4, para 7."),
+        three content words at least ("Book it.", "Keep it." name nothing), nor after a go-ahead
+        (``_GO_AHEAD``) to a turn that asked nothing ("I finally repaired the old bike." — "Go for
+        it. Take it out this weekend.": encouragement of a remark). Over every development set
+        through heldout51 decisions +11 −1 right / +22 −1 wrong by default (on 9 sets), +51 −1 /
+        +52 −1 patterns alone (on 27). Read after the decision readers, so the sentence model's
+        training rows do not move (session 56, dec56)."""
         for ti, turn in enumerate(self.turns):
             if not ti or turn.role == "assistant":
                 continue
             offered = bool(self.turns[ti - 1].sentences) and self.turns[ti - 1].sentences[-1].rstrip().endswith("?")
             for si, said in enumerate(turn.sentences):
                 where = (ti, si)
-                if (where not in self.cues.placed and _directive(said.strip())
+                if (where not in self.cues.placed and _directive(said.strip()) and not self._YES_REPLY.match(said.strip())
                         and not self._NOT_DIRECTED.search(clean(said)) and not _DEFERS.search(said)
-                        and len(_content(said)) >= 3 and (offered or not any(_GO_AHEAD.fullmatch(x.strip()) for x in turn.sentences[:si]))):
+                        and not _ONLY_REFERENCE.match(said.strip()) and len(_content(said)) >= 3 and (offered or not any(_GO_AHEAD.fullmatch(x.strip()) for x in turn.sentences[:si]))):
                     self._to_decision(where, said)
 
     _SAYS_OR_LETS = re.compile(r"\b(?:says|said|reckons|told|mentioned|still)\b|\blets\s+(?:us|you|me|them|him|her|each|"
