@@ -60,18 +60,28 @@ def sentclass_turn(turn: str):
     return _Turn(who, "assistant" if who == "assistant" else "user", _sentences(text))
 
 
+UNREAD = (
+    "Ana: The staging database is at 90% disk again.",
+    "Ben: Audit rows older than a year to cold storage.",
+    "Ana: Yep.",
+    "Ben: Thanks!",
+)
+"""A choice the patterns leave ("Yep." after terms with no verb is no agreement they know; a
+directive there they read since session 56, `_Reader.directed`)."""
+
+
 def test_a_confident_verdict_adds_what_the_patterns_missed_and_small_talk_never_lands():
-    plain = OfflineIntelligence(None).summarize("s", _messages(*CONVERSATION))[0]
-    assert plain.decisions == ()  # "Yep." after a directive is no agreement the patterns know
+    plain = OfflineIntelligence(None).summarize("s", _messages(*UNREAD))[0]
+    assert plain.decisions == ()
     # every sentence after a short reply from the other speaker is a decision, for this model
     model = _model({"n:courtesy": [0, 9.0, 0, 0, 0], "courtesy": [9.0, 0, 0, 0, 0]},
                    {"decisions": 0.8})
-    summary = OfflineIntelligence(model).summarize("s", _messages(*CONVERSATION))[0]
-    assert summary.decisions == ("Move the audit rows older than a year to cold storage.",)
+    summary = OfflineIntelligence(model).summarize("s", _messages(*UNREAD))[0]
+    assert summary.decisions == ("Audit rows older than a year to cold storage.",)
     assert not any(x.rstrip(".!") in ("Yep", "Thanks") for x in (*summary.decisions,
                                                                    *summary.action_items))
     unsure = _model({"n:courtesy": [0, 9.0, 0, 0, 0]}, {"decisions": 1.01})
-    assert OfflineIntelligence(unsure).summarize("s", _messages(*CONVERSATION))[0].decisions == ()
+    assert OfflineIntelligence(unsure).summarize("s", _messages(*UNREAD))[0].decisions == ()
 
 
 def test_a_next_step_verdict_names_its_owner():
