@@ -1,0 +1,44 @@
+"""Session 56 (rat56), rationale (docs/summary-eval.md, "Session 56: rationale, the date it waits
+for, the narrowing "Only", the exclamation and the restriction (rat56)"), both ways: a remark said
+beside a decision and its reason is no rationale when it says "till the …"
+(``_Reader.reason_till_then``), opens on "Only" but not on a count (``_Reader.reason_only_so``),
+opens on an exclamation (``_Reader.reason_exclaimed``) or ends on "only"
+(``_Reader.reason_only_end``); the reason beside it stands."""
+
+import pytest
+
+from memlane.testing import offline_summary
+
+REASON = "The pub has a quiet back room and it costs nothing to book on a weeknight."
+
+
+def _social(remark):
+    return ("Nadia: Where should the book club meet for the Christmas social?",
+            f"Owen: {remark}",
+            f"Nadia: {REASON}",
+            "Owen: Let's book the back room at the Fox for the social.")
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+@pytest.mark.parametrize("remark", [
+    "The church hall isn't free till the 20th.",  # reason_till_then
+    "Only the back room, as far as I know.",  # reason_only_so
+    "Oh no, the pub quiz is on that night too.",  # reason_exclaimed
+    "Ugh, the café shuts at five in December.",  # reason_exclaimed (written by default at the base)
+    "The café takes card payments only.",  # reason_only_end
+])
+def test_a_remark_beside_the_reason_is_no_rationale(model, remark):
+    summary, _ = offline_summary(*_social(remark), model=model)
+    assert summary.decisions == ("Book the back room at the Fox for the social.",), summary.decisions
+    assert summary.rationale == (REASON,), summary.rationale
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+@pytest.mark.parametrize("remark", [
+    "Only six of us can make it on a Friday.",  # "Only" on a count
+    "Only the Fox has step-free access, so Ruth can get in.",  # "Only …" said as a reason
+])
+def test_only_said_of_a_count_or_as_a_reason_stands(model, remark):
+    summary, _ = offline_summary(*_social(remark), model=model)
+    assert remark in summary.rationale, summary.rationale
+    assert REASON in summary.rationale, summary.rationale
