@@ -1,9 +1,9 @@
-"""Session 56 (rat56), rationale (docs/summary-eval.md, "Session 56: rationale, the date it waits
-for, the narrowing "Only", the exclamation and the restriction (rat56)"), both ways: a remark said
-beside a decision and its reason is no rationale when it says "till the …"
-(``_Reader.reason_till_then``), opens on "Only" but not on a count (``_Reader.reason_only_so``),
-opens on an exclamation (``_Reader.reason_exclaimed``) or ends on "only"
-(``_Reader.reason_only_end``); the reason beside it stands."""
+"""Session 56 (rat56), rationale (docs/summary-eval.md, "Session 56: rationale, five more screens
+(rat56)"), both ways: a remark said beside a decision and its reason is no rationale when it says
+"till the …" (``_Reader.reason_till_then``), opens on "Only" but not on a count
+(``_Reader.reason_only_so``), opens on an exclamation (``_Reader.reason_exclaimed``), ends on "only"
+(``_Reader.reason_only_end``) or says what is "common" or "standard" (``_Reader.reason_common``);
+the reason beside it stands."""
 
 import pytest
 
@@ -26,6 +26,8 @@ def _social(remark):
     "Oh no, the pub quiz is on that night too.",  # reason_exclaimed
     "Ugh, the café shuts at five in December.",  # reason_exclaimed (written by default at the base)
     "The café takes card payments only.",  # reason_only_end
+    "A common complaint about the church hall is the heating.",  # reason_common (by default at the base)
+    "Christmas parties at the café are commonly booked out by October.",  # reason_common
 ])
 def test_a_remark_beside_the_reason_is_no_rationale(model, remark):
     summary, _ = offline_summary(*_social(remark), model=model)
