@@ -44,3 +44,30 @@ def test_only_said_of_a_count_or_as_a_reason_stands(model, remark):
     summary, _ = offline_summary(*_social(remark), model=model)
     assert remark in summary.rationale, summary.rationale
     assert REASON in summary.rationale, summary.rationale
+
+
+def _dog(remark):
+    return ("user: Should I get a puppy or an older rescue dog?",
+            "assistant: An older rescue is often calmer and already house-trained, while a puppy needs"
+            " months of training.",
+            f"user: {remark}",
+            "assistant: Then a rescue of three or four years might suit you better.",
+            "user: Thanks, I'll think about it.")
+
+
+@pytest.mark.parametrize("remark", [
+    "I'm not sure I want to spend every evening on training.",
+    "Honestly not sure yet, my landlord hasn't answered.",
+])
+def test_not_knowing_is_no_reason_when_nothing_was_decided(remark):
+    # patterns alone, reasons_undecided writes the user's statement after reason_not_known's first
+    # read; the second read, after every reason reader, takes it out
+    summary, _ = offline_summary(*_dog(remark), model=None)
+    assert summary.decisions == (), summary.decisions
+    assert summary.rationale == (), summary.rationale
+
+
+def test_a_reason_said_when_nothing_was_decided_stands():
+    remark = "A puppy would be alone all day because I work long shifts."
+    summary, _ = offline_summary(*_dog(remark), model=None)
+    assert remark in summary.rationale, summary.rationale
