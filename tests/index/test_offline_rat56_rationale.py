@@ -1,9 +1,10 @@
 """Session 56 (rat56), rationale (docs/summary-eval.md, "Session 56: rationale, five more screens
-(rat56)"), both ways: a remark said beside a decision and its reason is no rationale when it says
-"till the …" (``_Reader.reason_till_then``), opens on "Only" but not on a count
-(``_Reader.reason_only_so``), opens on an exclamation (``_Reader.reason_exclaimed``), ends on "only"
-(``_Reader.reason_only_end``) or says what is "common" or "standard" (``_Reader.reason_common``);
-the reason beside it stands."""
+and a screen read again (rat56)"), both ways: a remark said beside a decision and its reason is no
+rationale when it says "till the …" (``_Reader.reason_till_then``), opens on "Only" but not on a
+count (``_Reader.reason_only_so``), opens on an exclamation (``_Reader.reason_exclaimed``), ends on
+"only" (``_Reader.reason_only_end``) or says what is "common" or "standard"
+(``_Reader.reason_common``); the reason beside it stands. Patterns alone, not knowing is no reason
+in a conversation that decides nothing (``_Reader.reason_not_known`` read again, last)."""
 
 import pytest
 
