@@ -28,9 +28,9 @@ def test_an_agreement_makes_the_proposal_a_decision_and_is_none_itself():
     assert s.rationale == ("The ops team already runs it.",)
     assert not any(x.rstrip(".!") in ("Agreed", "Thanks") for x in _fields(s))
     assert s.open_questions == ()  # the question was answered
-    # a proposal ("I'd propose…") is the team's decision in the summary, but no decided fact:
-    # its sentence plans it rather than states it (session 56, ``offline._planned``)
-    assert ("team", "decided") not in {(f.subject, f.predicate) for f in ex.facts}
+    # a proposal ("I'd propose…") plans, but another's agreement alone makes it the team's
+    # decision, and a decided fact (session 56, ``offline._agreed_to``)
+    assert ("team", "decided") in {(f.subject, f.predicate) for f in ex.facts}
 
 
 def test_an_agreement_that_says_what_is_agreed_decides_that():

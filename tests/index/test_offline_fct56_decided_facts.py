@@ -44,3 +44,16 @@ def test_we_will_plans_and_we_states(model):
     assert ("team", "decided", "Book the rec ground for Saturday the 14th") in {
         (f.subject, f.predicate, f.object) for f in stated_facts.facts}
     assert stated.decisions == planned.decisions
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_preference_in_a_later_clause_is_a_fact_though_its_sentence_opens_with_a_plan(model):
+    """The issue's stated preference: judged by its own clause, not by the "Let's" its sentence
+    opens with (the lead's merge, session 56)."""
+    _, extraction = offline_summary(
+        "user: I want to get back into running. How often should I go?",
+        "assistant: Three runs a week is a good start: two easy ones and a longer one at the weekend.",
+        "user: Let's go with three runs a week, and I prefer running in the morning before work.",
+        model=model)
+    assert any(f.predicate == "decided" and f.object.startswith("I prefer running in the morning")
+               for f in extraction.facts)

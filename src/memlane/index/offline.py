@@ -21,7 +21,17 @@ from typing import Any
 
 from memlane.clip import clip
 from memlane.index.clauses import AMOUNT, CLAUSE
-from memlane.index.cues import _STEP_VERBS, Cues, _Turn, read_cues, says_little, says_nothing
+from memlane.index.cues import (
+    _AGREE,
+    _AGREE_MORE,
+    _STEP_VERBS,
+    Cues,
+    _Turn,
+    is_courtesy,
+    read_cues,
+    says_little,
+    says_nothing,
+)
 from memlane.index.ending import with_endings
 from memlane.index.morefacts import NUMBER_WORDS, with_more_facts
 from memlane.index.normalize import CAPITAL, NAME_WORD, normalize_predicate
@@ -1667,6 +1677,10 @@ _AN_OPTION = re.compile(r"^(?:go\s+(?:with|for)|opt\s+for|choose|sign\s+with|mov
 "Get the Fujifilm"): a fact about its subject however it is said."""
 
 
+_CLAUSE_BEFORE = re.compile(r"(?:[,;:]|\band|\bbut)\s*$", re.IGNORECASE)
+"""The end of a clause before a decision read from a later one of its sentence."""
+
+
 def _planned(decision: str, sentences: Sequence[str]) -> bool:
     """Whether the sentence a decision was read from plans it rather than states it, the
     issue's "decisions as facts where they have a subject" read as facts about someone or
@@ -1677,12 +1691,27 @@ def _planned(decision: str, sentences: Sequence[str]) -> bool:
     out were right 8 times in 375; of the choices it keeps, 7 in 40; with a named thing's state
     ("Payments restart on 1 February"), another's ("They'll lend the Pawnee…") and what we or I
     have or did ("We've got £310 in the kit fund"), the decided facts of participants' turns that
-    stay are right 52 times in 291."""
+    stay are right 52 times in 291. A decision read from a later clause of its sentence is judged
+    by its own words (a preference after "Let's…, and"; the lead's merge)."""
     source = _read_from(decision, sentences).strip()
     if source.endswith("?"):
         return True
+    at = source.lower().find(decision.rstrip(".").lower()[:24])
+    if at > 0 and _CLAUSE_BEFORE.search(source[:at]):
+        source = decision  # a later clause says for itself ("Let's go with three runs, and I prefer…")
     return not _AN_OPTION.match(decision) and bool(_CONCLUDES.match(source)
                                                    or _PLANS.match(_SUBJECT_LEAD.sub("", source)))
+
+
+def _agreed_to(turn: int, turns: Sequence[tuple[str, str, list[str]]]) -> bool:
+    """Whether the next turn is another person's agreement and nothing else ("Agreed.", "Sounds
+    good.", "Let's do that."): the proposal it answers is the team's decision, which the issue
+    asks for as a fact ("I'd propose RabbitMQ…" — "Agreed."), though its sentence plans it."""
+    if turn + 1 >= len(turns) or turns[turn + 1][0] == turns[turn][0]:
+        return False
+    said = turns[turn + 1][2]
+    return (bool(said) and all(is_courtesy(x) for x in said)
+            and any(_AGREE.match(x) or _AGREE_MORE.match(x) for x in said))
 
 
 def _said_by_someone(decision: str, sentences: Sequence[str]) -> bool:
@@ -2865,7 +2894,8 @@ class OfflineIntelligence:
                 if verb == "decided" and _names_nothing(d):
                     continue  # "Move it", "Take that", "Send": no thing decided on (session 21)
                 if (verb == "decided" and msg is not None and msg.role != "assistant" and turn is not None
-                        and (not _said_by_someone(d, turns[turn][2]) or _planned(d, turns[turn][2]))):
+                        and (not _said_by_someone(d, turns[turn][2])
+                             or (_planned(d, turns[turn][2]) and not _agreed_to(turn, turns)))):
                     continue  # "Switch to structlog", "Let's book Millbrook…": no one states it (sessions 52, 56)
                 if msg is None:
                     continue  # said in no one turn: 0 of the read sets' 31 such facts was right (session 23)
