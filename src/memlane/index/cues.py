@@ -7555,6 +7555,42 @@ class _Reader:
             self.cues.turn_of.setdefault(reason, where[0])
             said.append(words)
 
+    _FRONTED_CHOICE = re.compile(
+        r"^(?P<why>[^,;:?!]+?)\s*[,;]\s+(?P<choice>(?:(?:so|then)\s+)?(?:let'?s|i'?d\s+(?:go|rather)|"
+        r"(?:i|we)'?ll\s+go\s+with|go\s+with)\b.*)$", re.IGNORECASE)
+    """A clause that says why, then the choice after a comma or semicolon ("yearly is cheaper,
+    let's do yearly", "The Aerons last ten years …; I'd go for those."): :meth:`reason_fronted`."""
+
+    def reason_fronted(self) -> None:
+        """A decision of a user or participant said after its reason, the reason first ("Moving
+        the import into the function is simpler, let's go with that.", "bumping boto3 drags in half
+        the AWS stack …, I'd rather not touch it"): the first clause is the rationale, the decision
+        stays as written (rat56b; :meth:`reason_aside` reads the reason said after the choice).
+        The choice opens on "let's" (a decision's "let's", not one that puts off or sees), "I'd
+        go / rather" or "go with", not on "and" (a second choice: "Double samosas, and let's drop
+        the cupcakes"); not a sentence opening on its condition, not a first clause that
+        is courtesy, says what to do or decides itself, two content words in it, and not a reason
+        said already."""
+        said = self._said_contents()
+        for where, fieldname in list(self.cues.placed.items()):
+            if fieldname != "decisions" or self.turns[where[0]].role == "assistant":
+                continue
+            sentence = self.turns[where[0]].sentences[where[1]]
+            found = self._FRONTED_CHOICE.match(sentence)
+            if found is None or self._HEAD_ON_CONDITION.match(sentence):
+                continue
+            why, choice = found.group("why").strip(), found.group("choice")
+            words, whole = _content(why), _content(self.text[where])
+            if (len(words) < 2 or says_little(why) or is_courtesy(why) or _directive(_unacked(why))
+                    or _DECISION.search(why) or _PROPOSAL.search(why) or _SHOULD.search(why)
+                    or (choice.lower().startswith(("let", "so let", "then let")) and not _DECISION.search(choice))
+                    or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w and w != whole)):
+                continue
+            reason = _stop(why[:1].upper() + why[1:])
+            self.cues.rationale.append(reason)
+            self.cues.turn_of.setdefault(reason, where[0])
+            said.append(words)
+
     def request_answered(self) -> None:
         """Among people, a request written as the step of the participant it was put to ("Chidi,
         can you take the migration?" -> "Chidi: Take the migration.") whose answer, the next turn
@@ -8414,6 +8450,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reasons_advised()
     reader.reasons_answered()
     reader.reason_aside()
+    reader.reason_fronted()
     reader.standing_rule()
     reader.figure_quoted()  # after the reasons: a figure taken out is no reason either
     reader.sweep(decisions=model is not None)
