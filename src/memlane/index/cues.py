@@ -4238,6 +4238,23 @@ class _Reader:
     two Saturdays."), not a choice among things offered ("I'll take the Giffgaff one.", "I'll take it.")
     (:meth:`told_not_settled`)."""
 
+    _ESTIMATED = re.compile(r"\b(?:about|around|roughly|approx(?:imately)?)\s+[£$€]?\d", re.IGNORECASE)
+    """A figure given as an estimate ("about £450", "around 150 to 180", "roughly £15,000"):
+    :meth:`estimated`."""
+
+    def estimated(self) -> None:
+        """A decision whose sentence gives a figure as an estimate (:data:`_ESTIMATED`: "The kit
+        from the supplier … is about £450.", "We'll need about 2 km of tape and 300 stakes.",
+        "…, it waives the registration, about £600.") is taken out, whichever reader placed it
+        (dec56b): a quote, a cost or an amount worked out, which the labellers keep as a fact of
+        the options, as :meth:`figure_quoted` reads a figure quoted of a thing; not when the
+        sentence says the choice (:data:`_DECISION`: "Let's just pay a company, split three ways
+        it's about £135 each."). Read after the sentence model, so its training rows do not move."""
+        for where, name in list(self.cues.placed.items()):
+            s = self.turns[where[0]].sentences[where[1]]
+            if name == "decisions" and self._ESTIMATED.search(s) and not _DECISION.search(s):
+                self.put(where, "decisions", "")
+
     def told_not_settled(self) -> None:
         """A decision that tells what someone or something says or allows, or what goes on as it was
         (:attr:`_SAYS_OR_LETS`), with no condition (:attr:`_ON_CONDITION`), or whose sentence has the
@@ -8489,6 +8506,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.directed()
     reader.options_named()
     reader.told_not_settled()
+    reader.estimated()
     # again: the reasons beside the decisions the late readers above wrote, which were none when
     # it read first (session 54, dec54: rationale +24 −1 right / +79 wrong by default, +84 −1 /
     # +183 −5 patterns alone over every development set through heldout49)
