@@ -1793,6 +1793,9 @@ the user's."""
 _FIRST_STATE = re.compile(r"^(i|we)(?:['’]m| am|['’]ve got| have got| have| earn| make| pay| spend| owe|"
                           r" weigh| work| run| do| use| go through|['’]re| are)\b", re.IGNORECASE)
 """The speaker's own state: "I've got", "We run"."""
+_HELD_IN = re.compile(r"\s+(?:in|left|saved|sitting|from)\b", re.IGNORECASE)
+"""After a bare number the speaker has or has got, where it is held: "We've got 1,150 in the kitty",
+"we've got 340 saved" (session 56, fct56b); not what it counts ("We've got 14 vans")."""
 _DATE_AFTER = re.compile(r"(?:st|nd|rd|th)\b(?!\s+(?!(?:of|at|in|on|and|or|to|for|from|until|till|so|but|when|"
                          r"this|next|is|was|the|a|an|with|by)\b)[a-z])|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
                          r"oct|nov|dec)", re.IGNORECASE)
@@ -3435,7 +3438,11 @@ class OfflineIntelligence:
                         clause[first.end(): number.start()].split()) > 2:
                     continue  # "I'm currently using size 9 filters": a state, but of nothing counted
                 else:
-                    pred = "" if _MONEY_AFTER.match(after) else _counts(after)
+                    cash = _MONEY_AFTER.match(after)
+                    pred = "" if cash is not None else _counts(after)
+                    if not pred and first.group(0).lower().endswith(("have", "got")) and (
+                            cash is not None or number.group(0)[:1] in "£$€" or _HELD_IN.match(after) is not None):
+                        pred = "stated"  # money the speaker holds: "We've got £640 in the kitty" (fct56b)
                     if not pred:
                         continue
             elif dated and (state := _named_state(head)) is not None:
