@@ -551,11 +551,13 @@ _PRED_OTHER = [p for p in _PRED if p[1] in ("lives_in", "works_at", "job", "alle
 """What a name nobody introduced can be said to be: a person's home, work, job, allergies and diet
 ("Priya lives in Leeds", "Sam is allergic to nuts"); not an age, an origin or a move, which
 companies and things have too."""
-_OTHER_NAME = re.compile(r"\b(" + CAPITAL + SMALL + "{2,})"
+_OTHER_NAME = re.compile("(" + CAPITAL + r"(?<!\w.)" + SMALL + "{2,})"
                          r"(?=\s+(?:also\s+|now\s+|still\s+|just\s+|actually\s+|currently\s+)*(?:is|lives|works|has|can't|"
                          r"cannot|doesn't|does\s+not|never|went|turned)\b|'s\s+(?:allergic|vegan|vegetarian|a\s|an\s|co?eliac))")
 """A first name before a verb the patterns read: "Priya lives in Leeds" (at a clause's start:
-:func:`_other_names`)."""
+:func:`_other_names`). A capital opening a word: ``(?<!\w.)`` after the capital is ``\b`` before it,
+written so that the pattern opens on the capitals' class, which ``re`` skips to at once (session 56,
+spd56: about half the time of a search)."""
 _OPENS_CLAUSE = re.compile(r"(?:^|[,;:]|\band|\bbut|\bso)\W{0,2}$")
 
 
