@@ -558,7 +558,7 @@ _OTHER_NAME = re.compile("(" + CAPITAL + r"(?<!\w.)" + SMALL + "{2,})"
                          r"(?=\s+(?:also\s+|now\s+|still\s+|just\s+|actually\s+|currently\s+)*(?:is|lives|works|has|can't|"
                          r"cannot|doesn't|does\s+not|never|went|turned)\b|'s\s+(?:allergic|vegan|vegetarian|a\s|an\s|co?eliac))")
 """A first name before a verb the patterns read: "Priya lives in Leeds" (at a clause's start:
-:func:`_other_names`). A capital opening a word: ``(?<!\w.)`` after the capital is ``\b`` before it,
+:func:`_other_names`). A capital opening a word: ``(?<!\\w.)`` after the capital is ``\\b`` before it,
 written so that the pattern opens on the capitals' class, which ``re`` skips to at once (session 56,
 spd56: about half the time of a search)."""
 _OPENS_CLAUSE = re.compile(r"(?:^|[,;:]|\band|\bbut|\bso)\W{0,2}$")
