@@ -395,9 +395,11 @@ preposition holds ("until then", "by then", "since then") is the sentence's own 
 _WOULD = (r"i'?d\s+(?:go|put|keep|offer|use|take|move|add|switch|start|ship|pick|choose|buy|"
           r"try|make|split|drop|run|book)\b")
 """A proposal in the first person ("I'd put it behind a feature flag")."""
-_PROPOSAL = re.compile(r"\b(?:propose|proposal|suggest(?:ion)?|let'?s|we should|we could|what if|how about|what about|"
-                       r"shall we|should we|i think we|go with|we can\b(?!\s*[,.!]))\b|\b" + _WOULD,
+_PROPOSAL = re.compile(r"\b(?=[pslwhgi])(?:(?:propose|proposal|suggest(?:ion)?|let'?s|we should|we could|what if|how about|"
+                       r"what about|shall we|should we|i think we|go with|we can\b(?!\s*[,.!]))\b|" + _WOULD + ")",
                        re.IGNORECASE)
+"""A proposal's words. (The look-ahead on their first letters, :data:`_WOULD`'s "i" among them, takes
+about half the time off a search: session 56, spd56.)"""
 _QUESTION_LEAD = re.compile(r"^(?:shall|should|can|could|do|would)\s+we\s+|^what if\s+",
                             re.IGNORECASE)
 _CHOOSING = (r"^(?:(?:ok(?:ay)?|alright|so|right|fine)[,.]?\s+)?i'?m\s+(?:buying|ordering|booking|"

@@ -1753,12 +1753,14 @@ _AMOUNT = AMOUNT
 _CLAUSE = CLAUSE
 """Where a clause ends (:data:`memlane.index.clauses.CLAUSE`)."""
 _NOT_STATED = re.compile(
-    r"\b(?:i'll|we'll|i will|we will|let's|lets|can you|could you|can we|could we|please|shall|"
+    r"\b(?=[acefghilmnprstw])(?:i'll|we'll|i will|we will|let's|lets|can you|could you|can we|could we|please|shall|"
     r"should|i'd|we'd|would|could|maybe|might|if|whether|hope|hoping|need to|needs to|"
     r"going to|gonna|want to|wants to|wanna|how|what|why|when|who|where|which|think|thinking|guess|"
     r"feels?|seems?|sounds?|looks?|looking|planning|plan to|aiming|trying|hoping|excited|glad|surprised|"
     r"curious|certain|concerned|worried|willing|remember|wondering|mission|goal|talking)\b", re.IGNORECASE)
-"""A plan, a request, a wish, a hedge, a feeling, an opinion or a question: no state of things."""
+"""A plan, a request, a wish, a hedge, a feeling, an opinion or a question: no state of things.
+(The look-ahead on the words' first letters, as :data:`_AMOUNT_WORD`'s, halves the time of a search:
+session 56, spd56.)"""
 _STATE_VERB = (r"(?:is|are|was|were|has|have|costs?|quoted|takes?|runs?(?: out)?|starts?|opens?|closes?|ends?|"
                r"lasts|meets?|holds?|sleeps?|covers?|allows?|includes?|earns?|pays?|charges?|weighs?|"
                r"renews?|expires?|raised|made|took|tops out|goes (?:up|down)|came in|comes in|got|gave|gives|dropped|rose|fell|went (?:up|down))")
