@@ -1691,6 +1691,19 @@ def _owned(owner: str, text: str) -> str:
     return f"{owner}: {text}" if owner else text
 
 
+def _says_to_do(s: str) -> bool:
+    """Whether ``s`` says what to do or decides itself (a directive, a decision's cue, a
+    proposal, "should / need to"): no rationale (:meth:`_Reader._put_reason`,
+    :meth:`_Reader.reason_aside`, :meth:`_Reader.reason_fronted`)."""
+    return bool(_directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s))
+
+
+def _said_again(words: set[str], said: Sequence[set[str]], but: set[str] | None = None) -> bool:
+    """Whether content ``words`` repeat an item said already: Dice overlap of at least a half
+    with one of ``said`` (other than ``but``, the words of the item they come from)."""
+    return any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w and w != but)
+
+
 class _Reader:
     def __init__(self, turns: Sequence[_Turn]) -> None:
         self.turns = turns
@@ -4402,12 +4415,20 @@ class _Reader:
         (a directive, a proposal, a decision's cue, "should / need to": "Tell her to turn the
         stopcock off…"), is small talk (under three content words) or repeats an item said
         already (``said``, which it joins)."""
-        if _directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s):
+        if _says_to_do(s):
             return
         words = _content(s)
-        if len(words) < 3 or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w):
+        if len(words) < 3 or _said_again(words, said):
             return
         self.put(where, "rationale", clean(s))
+        said.append(words)
+
+    def _add_reason(self, where: tuple[int, int], why: str, words: set[str], said: list[set[str]]) -> None:
+        """``why``, a clause of the decision at ``where``, as a rationale of its own (its content
+        ``words`` join ``said``): :meth:`reason_aside`, :meth:`reason_fronted`."""
+        reason = _stop(why[:1].upper() + why[1:])
+        self.cues.rationale.append(reason)
+        self.cues.turn_of.setdefault(reason, where[0])
         said.append(words)
 
     def _reasons_where(self, turn_ok: Callable[[set[int], int, _Turn], bool],
@@ -7564,15 +7585,10 @@ class _Reader:
             words, whole = _content(why), _content(text)
             named = words - STOPWORDS
             if (len(_content(head)) < 2 or len(named) < 3 or self._NAMES_ONLY.match(why) or self._PLAN_CLAUSE.match(why)
-                    or _directive(_unacked(why)) or _DECISION.search(why)
-                    or _PROPOSAL.search(why) or _SHOULD.search(why)
-                    or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w and w != whole)):
+                    or _says_to_do(why) or _said_again(words, said, but=whole)):
                 continue
             self.put(where, "decisions", _stop(head))
-            reason = _stop(why[:1].upper() + why[1:])
-            self.cues.rationale.append(reason)
-            self.cues.turn_of.setdefault(reason, where[0])
-            said.append(words)
+            self._add_reason(where, why, words, said)
 
     _FRONTED_CHOICE = re.compile(
         r"^(?P<why>[^,;:?!]+?)\s*[,;]\s+(?P<choice>(?:(?:so|then)\s+)?(?:let'?s|i'?d\s+(?:go|rather)|"
@@ -7600,15 +7616,11 @@ class _Reader:
                 continue
             why, choice = found.group("why").strip(), found.group("choice")
             words, whole = _content(why), _content(self.text[where])
-            if (len(words) < 2 or says_little(why) or is_courtesy(why) or _directive(_unacked(why))
-                    or _DECISION.search(why) or _PROPOSAL.search(why) or _SHOULD.search(why)
+            if (len(words) < 2 or says_little(why) or is_courtesy(why) or _says_to_do(why)
                     or (choice.lower().startswith(("let", "so let", "then let")) and not _DECISION.search(choice))
-                    or any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w and w != whole)):
+                    or _said_again(words, said, but=whole)):
                 continue
-            reason = _stop(why[:1].upper() + why[1:])
-            self.cues.rationale.append(reason)
-            self.cues.turn_of.setdefault(reason, where[0])
-            said.append(words)
+            self._add_reason(where, why, words, said)
 
     def request_answered(self) -> None:
         """Among people, a request written as the step of the participant it was put to ("Chidi,
