@@ -6605,6 +6605,34 @@ class _Reader:
         for where, s in self._said_unplaced(("decisions", "action_items", "next_steps")):
             self._put_unknown(where, self._FRONTED_DOUBT.match(s))
 
+    _WHETHER_FRONTED = re.compile(
+        r"^(?:(?:and|but|so|or|also),?\s+)?(?P<q>whether\b(?![^,;:?]*\bor\s+not\b)[^,;:?]+?)\s*[,;]\s*(?!\w+ing\s)\w", re.IGNORECASE)
+    """A whether-clause fronted before a comma or semicolon, whatever is said after it ("Whether the split pipes
+    last through Christmas, nobody can say.", "Whether their insurance covers our members, someone should
+    ask the firm."), not "whether … or not" (what holds either way), nor a clause going on in a participle
+    ("whether rostering predicts burnout, controlling for grade": the question itself, said on):
+    :meth:`whether_fronted`."""
+
+    def whether_fronted(self) -> None:
+        """A participant's sentence that fronts a whether-clause (:data:`_WHETHER_FRONTED`) leaves it
+        open, whatever the rest says of it (who will find out, that nobody can say, that it is another
+        thing): the open question ("Whether the split pipes last through Christmas?"), written as
+        ``_UNKNOWN``'s are. :meth:`fronted_doubt` reads the same front with the doubt said in set words;
+        here the words after it are not read. A sentence placed as a step keeps its step and the
+        question is written beside it, as :meth:`asked_to_find` does ("Whether heavier flies further,
+        I'll check what the record holders used."). Read after the sentence model, on what every
+        reader placed (session 57, oq57)."""
+        for where, s in self._said_unplaced(("decisions", "action_items", "next_steps")):
+            found = self._WHETHER_FRONTED.match(s) if "whether" in s[:12].lower() else None
+            if found is None or len(_content(found.group("q")) - _WH_WORDS) < 2:
+                continue
+            if self.cues.placed.get(where) in ("action_items", "next_steps"):
+                question = _as_unknown(found)
+                if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
+                    self.cues.open_questions.append(question)
+            else:
+                self._put_unknown(where, found)
+
     _GUESSED_AFTER = re.compile(r"(?:,\s*|\s)i\s+think(?:\s*[.!]?$|,)", re.IGNORECASE)
     """An answer given and then hedged after it ("Eight weeks before, I think.", "Kick-off's at 2.30, I
     think."): :meth:`guessed_answer`."""
@@ -8561,6 +8589,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.not_heard()
     reader.unmarked_question()
     reader.fronted_doubt()
+    reader.whether_fronted()
     reader.guessed_answer()
     reader.asked_about()
     reader.opening_answered()
