@@ -6633,6 +6633,23 @@ class _Reader:
             else:
                 self._put_unknown(where, found)
 
+    _WHETHER_INSIDE = re.compile(
+        r"(?<=\w\s)(?<!asked\s)(?<!asking\s)(?<!asks\s)(?P<q>whether\s+(?!(?:i'?d|i\s+would|i\s+want|to)\b)[^,;:!?]+)",
+        re.IGNORECASE)
+    """A whether-clause inside a sentence, not at its head ("we should look at whether we even renew",
+    "Still need the client to tell us whether that hits the window install"), nor a request reported
+    ("Estates asked whether …", "Visitors keep asking whether …"), nor the speaker's own wish ("whether I'd
+    …", "whether I want …"), nor a choice of what to do ("whether to …", the options said another way in the
+    labels): :meth:`whether_inside`."""
+
+    def whether_inside(self) -> None:
+        """A participant's sentence no reader placed that holds a whether-clause
+        (:data:`_WHETHER_INSIDE`) leaves that question open: written as ``_UNKNOWN``'s are (session 57,
+        oq57). Read after the sentence model."""
+        for where, s in self._said_unplaced():
+            if self.cues.placed.get(where) is None and "whether" in s.lower() and not s.endswith("?"):
+                self._put_unknown(where, self._WHETHER_INSIDE.search(s))
+
     _GUESSED_AFTER = re.compile(r"(?:,\s*|\s)i\s+think(?:\s*[.!]?$|,)", re.IGNORECASE)
     """An answer given and then hedged after it ("Eight weeks before, I think.", "Kick-off's at 2.30, I
     think."): :meth:`guessed_answer`."""
@@ -8590,6 +8607,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.unmarked_question()
     reader.fronted_doubt()
     reader.whether_fronted()
+    reader.whether_inside()
     reader.guessed_answer()
     reader.asked_about()
     reader.opening_answered()
