@@ -54,3 +54,14 @@ def test_a_fronted_whether_going_on_in_a_participle_is_no_open_question(model):
     summary = _summary(
         "Gareth: whether plot size predicts the yield of the beans, allowing for the soil and the rain", model)
     assert not any("plot size" in q for q in summary.open_questions), summary.open_questions
+
+
+@pytest.mark.parametrize("model", _WAYS)
+@pytest.mark.parametrize("line, words", [
+    ("Gareth: How many jars the stall can sell before lunch, I can't guess.", "How many jars the stall can sell"),
+    ("Gareth: How we get the marquee up on the slope without the tractor, nobody's worked out.",
+     "marquee up on the slope without the tractor"),
+])
+def test_a_fronted_question_nobody_can_guess_or_has_worked_out_is_an_open_question(model, line, words):
+    summary = _summary(line, model)
+    assert any(words in q for q in summary.open_questions), summary.open_questions

@@ -6581,14 +6581,15 @@ class _Reader:
         r"(?:,\s*(?:though|mind|honestly|tbh)\b)*(?:\s*[,;]|\s+is\b)\s*"
         r"(?:(?:i|we|i'm|i've|we're|we've|am|have|are|honestly|genuinely|really|just|still|got|even|yet|frankly)\s+)*"
         r"(?:no\s+idea|do\s*n[o']?t\s+know|not\s+sure|we'?ll\s+(?:see|find\s+out)|who\s+knows|"
-        r"another\s+(?:matter|question|story)|anyone'?s\s+guess|remains\s+to\s+be\s+seen|can'?t\s+(?:say|tell)|"
+        r"another\s+(?:matter|question|story)|anyone'?s\s+guess|remains\s+to\s+be\s+seen|can'?t\s+(?:say|tell|guess)|"
         r"(?:have\s*n[o']?t\s+(?:got\s+)?a|not\s+a|no)\s+clue|"
-        r"(?:nobody|no\s+one|no-one)(?:'s|\s+has)?\s+(?:yet\s+)?(?:said|knows|decided))\b",
+        r"(?:nobody|no\s+one|no-one)(?:'s|\s+has)?\s+(?:yet\s+)?(?:said|knows|decided|worked\s+out))\b",
         re.IGNORECASE)
     """A question fronted and then said to be unknown ("Whether the ferry runs on Sundays, no idea.",
     "How long the paint lasts, I honestly don't know.", "Whether the roof holds is another matter.",
     "Whether the choir can do it, we'll see.", "How many will turn up, I haven't a clue.", "Who orders
-    them this year, nobody's said."):
+    them this year, nobody's said.", "How long before I'm good enough, I can't guess.", "How we get it up, nobody's
+    worked out."):
     :meth:`fronted_doubt`. ``_UNKNOWN_FRONTED`` reads the plain "…, I don't know" inside :meth:`read`,
     where a wider pattern would move the sentence model's training rows."""
 
