@@ -6581,14 +6581,15 @@ class _Reader:
         r"(?:,\s*(?:though|mind|honestly|tbh)\b)*(?:\s*[,;]|\s+is\b)\s*"
         r"(?:(?:i|we|i'm|i've|we're|we've|am|have|are|honestly|genuinely|really|just|still|got|even|yet|frankly)\s+)*"
         r"(?:no\s+idea|do\s*n[o']?t\s+know|not\s+sure|we'?ll\s+(?:see|find\s+out)|who\s+knows|"
-        r"another\s+(?:matter|question|story)|anyone'?s\s+guess|remains\s+to\s+be\s+seen|can'?t\s+(?:say|tell)|"
+        r"another\s+(?:matter|question|story)|anyone'?s\s+guess|remains\s+to\s+be\s+seen|can'?t\s+(?:say|tell|guess)|"
         r"(?:have\s*n[o']?t\s+(?:got\s+)?a|not\s+a|no)\s+clue|"
-        r"(?:nobody|no\s+one|no-one)(?:'s|\s+has)?\s+(?:yet\s+)?(?:said|knows|decided))\b",
+        r"(?:nobody|no\s+one|no-one)(?:'s|\s+has)?\s+(?:yet\s+)?(?:said|knows|decided|worked\s+out))\b",
         re.IGNORECASE)
     """A question fronted and then said to be unknown ("Whether the ferry runs on Sundays, no idea.",
     "How long the paint lasts, I honestly don't know.", "Whether the roof holds is another matter.",
     "Whether the choir can do it, we'll see.", "How many will turn up, I haven't a clue.", "Who orders
-    them this year, nobody's said."):
+    them this year, nobody's said.", "How long before I'm good enough, I can't guess.", "How we get it up, nobody's
+    worked out."):
     :meth:`fronted_doubt`. ``_UNKNOWN_FRONTED`` reads the plain "…, I don't know" inside :meth:`read`,
     where a wider pattern would move the sentence model's training rows."""
 
@@ -6604,6 +6605,51 @@ class _Reader:
         "nobody's said", "nobody knows" session 56, oq56: 2 right / 0 wrong both ways)."""
         for where, s in self._said_unplaced(("decisions", "action_items", "next_steps")):
             self._put_unknown(where, self._FRONTED_DOUBT.match(s))
+
+    _WHETHER_FRONTED = re.compile(
+        r"^(?:(?:and|but|so|or|also),?\s+)?(?P<q>whether\b(?![^,;:?]*\bor\s+not\b)[^,;:?]+?)\s*[,;]\s*(?!\w+ing\s)\w", re.IGNORECASE)
+    """A whether-clause fronted before a comma or semicolon, whatever is said after it ("Whether the split pipes
+    last through Christmas, nobody can say.", "Whether their insurance covers our members, someone should
+    ask the firm."), not "whether … or not" (what holds either way), nor a clause going on in a participle
+    ("whether rostering predicts burnout, controlling for grade": the question itself, said on):
+    :meth:`whether_fronted`."""
+
+    def whether_fronted(self) -> None:
+        """A participant's sentence that fronts a whether-clause (:data:`_WHETHER_FRONTED`) leaves it
+        open, whatever the rest says of it (who will find out, that nobody can say, that it is another
+        thing): the open question ("Whether the split pipes last through Christmas?"), written as
+        ``_UNKNOWN``'s are. :meth:`fronted_doubt` reads the same front with the doubt said in set words;
+        here the words after it are not read. A sentence placed as a step keeps its step and the
+        question is written beside it, as :meth:`asked_to_find` does ("Whether heavier flies further,
+        I'll check what the record holders used."). Read after the sentence model, on what every
+        reader placed (session 57, oq57)."""
+        for where, s in self._said_unplaced(("decisions", "action_items", "next_steps")):
+            found = self._WHETHER_FRONTED.match(s) if "whether" in s[:12].lower() else None
+            if found is None or len(_content(found.group("q")) - _WH_WORDS) < 2:
+                continue
+            if self.cues.placed.get(where) in ("action_items", "next_steps"):
+                question = _as_unknown(found)
+                if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
+                    self.cues.open_questions.append(question)
+            else:
+                self._put_unknown(where, found)
+
+    _WHETHER_INSIDE = re.compile(
+        r"(?<=\w\s)(?<!asked\s)(?<!asking\s)(?<!asks\s)(?P<q>whether\s+(?!(?:i'?d|i\s+would|i\s+want|to)\b)[^,;:!?]+)",
+        re.IGNORECASE)
+    """A whether-clause inside a sentence, not at its head ("we should look at whether we even renew",
+    "Still need the client to tell us whether that hits the window install"), nor a request reported
+    ("Estates asked whether …", "Visitors keep asking whether …"), nor the speaker's own wish ("whether I'd
+    …", "whether I want …"), nor a choice of what to do ("whether to …", the options said another way in the
+    labels): :meth:`whether_inside`."""
+
+    def whether_inside(self) -> None:
+        """A participant's sentence no reader placed that holds a whether-clause
+        (:data:`_WHETHER_INSIDE`) leaves that question open: written as ``_UNKNOWN``'s are (session 57,
+        oq57). Read after the sentence model."""
+        for where, s in self._said_unplaced():
+            if self.cues.placed.get(where) is None and "whether" in s.lower() and not s.endswith("?"):
+                self._put_unknown(where, self._WHETHER_INSIDE.search(s))
 
     _GUESSED_AFTER = re.compile(r"(?:,\s*|\s)i\s+think(?:\s*[.!]?$|,)", re.IGNORECASE)
     """An answer given and then hedged after it ("Eight weeks before, I think.", "Kick-off's at 2.30, I
@@ -8561,6 +8607,8 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.not_heard()
     reader.unmarked_question()
     reader.fronted_doubt()
+    reader.whether_fronted()
+    reader.whether_inside()
     reader.guessed_answer()
     reader.asked_about()
     reader.opening_answered()
