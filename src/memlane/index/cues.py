@@ -4919,6 +4919,9 @@ class _Reader:
                           re.IGNORECASE)
     """What an answer naming one option may end with and still name no more ("Speed this time.",
     "Us versus them, obviously."): left out before the answer is read (:meth:`or_answered`)."""
+    _SAYS_MORE = re.compile(r"(?:and|but|or|so|then)\b", re.IGNORECASE)
+    """How an answer placed as a decision goes on to say more than the option ("…, and we pay the
+    deposit from the kitty."): :meth:`or_answered` leaves it."""
 
     def or_answered(self) -> None:
         """A choice named in answer to a question of two options, "X or Y?", by the next
@@ -4954,13 +4957,17 @@ class _Reader:
             left = left[self._ASKS_FRAME.match(left).end():]  # type: ignore[union-attr]
             right = sides[1].split(", ", 1)[0]
             answer = turn.sentences[0]
-            first = self._OR_TAIL.sub("", _first_clause(answer))
+            whole = _first_clause(answer)
+            first = self._OR_TAIL.sub("", whole)
             words = _WORD.findall(first.lower())
             asked = set(_WORD.findall(f"{left} {right}".lower()))
+            rest = answer[len(whole):].lstrip(" ,;:—-")
+            placed = self.cues.placed.get((ti, 0), "rationale")
             if (not words or len(words) > 6 or answer.endswith("?")
-                    or self.cues.placed.get((ti, 0), "rationale") not in ("rationale", "decisions")
+                    or placed not in ("rationale", "decisions")
+                    or placed == "decisions" and self._SAYS_MORE.match(rest)
                     or {w.split("'")[0] for w in words} & (_PRONOUNS | self._NOT_ONE_SIDE) - asked):
-                continue
+                continue  # (a decision going on "and we pay the deposit …" is two, session 47)
             said, a, b = _stems(first), _stems(left), _stems(right)
             if not said or not a or not b:
                 continue
@@ -4978,7 +4985,7 @@ class _Reader:
                 self.put((ti - 1, qi), "decisions", "")  # the options, the sentence model's
             self.put((ti, 0), "decisions", text)
             self.said[(ti, 0)] = _content(text)
-            rest = clean(answer[len(first):].lstrip(" ,;:—-"))
+            rest = clean(rest)
             if rest and len(_content(rest)) >= 3 and not _directive(rest):
                 self.cues.rationale.append(_stop(rest))  # "saturday only, i've got my cousin's
                 # wedding on the sunday": why
