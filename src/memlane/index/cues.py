@@ -4915,6 +4915,13 @@ class _Reader:
         r"^(?:(?:so|and|but|ok|okay|right)\s+)*(?:(?:do|does|did|should|shall|can|could|would|will|are|is)"
         r"\s+(?:we|i|you|it|they|he|she)\s+(?:just\s+|also\s+)?)?", re.IGNORECASE)
     _NOT_ONE_SIDE = frozenset("both either neither none no not nope yes yeah yep".split())
+    _OR_TAIL = re.compile(r"(?:,?\s+(?:this time|for now|then|obviously|please|i think|i reckon))+[.!]*$",
+                          re.IGNORECASE)
+    """What an answer naming one option may end with and still name no more ("Speed this time.",
+    "Us versus them, obviously."): left out before the answer is read (:meth:`or_answered`)."""
+    _SAYS_MORE = re.compile(r"(?:and|but|or|so|then)\b", re.IGNORECASE)
+    """How an answer placed as a decision goes on to say more than the option ("…, and we pay the
+    deposit from the kitty."): :meth:`or_answered` leaves it."""
 
     def or_answered(self) -> None:
         """A choice named in answer to a question of two options, "X or Y?", by the next
@@ -4923,16 +4930,21 @@ class _Reader:
         answer's first clause (six words at most) names no word beyond one option's, and one
         word at least that the other lacks ("Two pounds" of "at a pound or at two pounds?");
         the decision is the option chosen, in the question's words ("The butcher in
-        Crieff."), and the rest of the answer's sentence, three content words at least and
-        no directive, its reason. Not "both", "neither" or a yes; not an answer that says more
-        ("strahd is so grim tho"); not where the answer's turn settles something already.
+        Crieff."), with the option not taken when the chosen one has three content words at
+        most ("Envelopes again, not jars.", session 57: the labels name both), and the rest of
+        the answer's sentence, three content words at least and no directive, its reason. Not
+        "both", "neither" or a yes; not an answer that says more ("strahd is so grim tho"),
+        but for a tail that adds nothing (:data:`_OR_TAIL`) or a pronoun the options hold ("us
+        against them"); not where the answer's turn settles something already, but for the
+        answer itself placed as a decision ("Android alone.": rewritten in the question's words).
         Read after the sentence model (a reason it read in the answer gives way; the options
         it wrote as a decision go), and after :meth:`read`, so what the sentence model
         trains on is unchanged."""
         for ti in range(1, len(self.turns)):
             turn, prev = self.turns[ti], self.turns[ti - 1]
             if (turn.role != "user" or not turn.sentences or not prev.sentences
-                    or turn.who == prev.who or self.decided_in(ti)):
+                    or turn.who == prev.who or any(f == "decisions" and w[0] == ti and w != (ti, 0)
+                                                   for w, f in self.cues.placed.items())):
                 continue
             qi = next((i for i in range(len(prev.sentences) - 1, -1, -1) if prev.sentences[i].endswith("?")), -1)
             if qi < 0:
@@ -4945,29 +4957,35 @@ class _Reader:
             left = left[self._ASKS_FRAME.match(left).end():]  # type: ignore[union-attr]
             right = sides[1].split(", ", 1)[0]
             answer = turn.sentences[0]
-            first = _first_clause(answer)
+            whole = _first_clause(answer)
+            first = self._OR_TAIL.sub("", whole)
             words = _WORD.findall(first.lower())
+            asked = set(_WORD.findall(f"{left} {right}".lower()))
+            rest = answer[len(whole):].lstrip(" ,;:—-")
+            placed = self.cues.placed.get((ti, 0), "rationale")
             if (not words or len(words) > 6 or answer.endswith("?")
-                    or self.cues.placed.get((ti, 0), "rationale") != "rationale"
-                    or {w.split("'")[0] for w in words} & (_PRONOUNS | self._NOT_ONE_SIDE)):
-                continue
+                    or placed not in ("rationale", "decisions")
+                    or placed == "decisions" and self._SAYS_MORE.match(rest)
+                    or {w.split("'")[0] for w in words} & (_PRONOUNS | self._NOT_ONE_SIDE) - asked):
+                continue  # (a decision going on "and we pay the deposit …" is two, session 47)
             said, a, b = _stems(first), _stems(left), _stems(right)
             if not said or not a or not b:
                 continue
             if said <= a and not said <= b:
-                chosen = left
+                chosen, other = left, right
             elif said <= b and not said <= a:
-                chosen = right
+                chosen, other = right, left
             else:
                 continue
             if len(_WORD.findall(chosen.lower())) > 8 or _ASKS_BARE.match(chosen):
                 continue  # "Is that a different conversation": a question's frame, not an option
-            text = _stop(clean(chosen))
+            text = _stop(clean(chosen) if len(_stems(chosen)) > 3
+                         else f"{clean(chosen)}, not {other.strip()}")  # "Grey, not white."
             if self.cues.placed.get((ti - 1, qi)) == "decisions":
                 self.put((ti - 1, qi), "decisions", "")  # the options, the sentence model's
             self.put((ti, 0), "decisions", text)
             self.said[(ti, 0)] = _content(text)
-            rest = clean(answer[len(first):].lstrip(" ,;:—-"))
+            rest = clean(rest)
             if rest and len(_content(rest)) >= 3 and not _directive(rest):
                 self.cues.rationale.append(_stop(rest))  # "saturday only, i've got my cousin's
                 # wedding on the sunday": why
