@@ -11,7 +11,11 @@ docs/summary-eval.md "Session 22: facts"), each a class of the labelled sets' mi
 - **an age said with "he" or "she"** (session 55): "My grandson's keen, he's 16" (``age``: "16"),
   "Anya wants to go. She turns 16 in May" (``turns``); the pronoun's person is the last one
   named before it in the user turns: a name the entities hold (not a participant's) or "my
-  <relative>" of the pronoun's sex (:func:`_referent`); with neither, no fact.
+  <relative>" of the pronoun's sex (:func:`_referent`); with neither, no fact;
+- **where the speaker is or what they are on** (session 57): "I'm on the EU Roam plan", "We're on
+  Go 1.22", "I'm on £58k", "I'm in Glasgow" (``stated``: "on the EU Roam plan"; :data:`_ON_IN`);
+- **how long the speaker has been doing something** (session 57): "I've been learning Japanese for
+  six months" (``stated``: "learning Japanese for six months"; :data:`_BEEN_DOING`).
 
 Each is the speaker's plain statement (:func:`memlane.index.people.asserted`: not a question,
 a condition, a hedge, reported or quoted words) in a user turn.
@@ -97,6 +101,30 @@ _RUN = re.compile(
     r"\s+(?:but|so|because|which|since|though|if|when|while)\b))")
 """What the speaker runs: "I run a two-chair hair salon", "I run Fedora", "I run Jellyfin on a
 Raspberry Pi 5" (``runs``); not "I run out of…", "I run late", "I run into…"."""
+_MONTHS_DAYS = (r"January|February|March|April|May|June|July|August|September|October|November|December|"
+                r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday")
+_ON_IN = re.compile(
+    r"[IiWw](?<![\w'’].)(?:(?<=[Ii])(?P<i>['’]m| am)|(?<=[Ww])e(?:['’]re| are))(?:\s+(?:currently|now|still|also|already|"
+    r"actually))*\s+(?P<what>on\s+(?:(?:the|a|an|our|my)\s+)?(?:[\w&+'’-]+\s+){0,4}?(?i:plan|tariff|contract|visa|"
+    r"scheme|guarantee|package|subscription|tier|deal|lease|licence|license)\b(?:\s+(?:of|at|with|from)\s+"
+    r"[^.,;!?()\n]{1,40}?)?|on\s+(?:[A-Z][\w.+-]*\s+){1,2}\d+(?:\.\d+)*|on\s+£?\d+(?:[.,]\d+)?k\b|on\s+£\d[\d,]*(?:\.\d+)?|"
+    r"in\s+(?!(?:" + _MONTHS_DAYS + r"|Q\d)\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?(?:\s+(?:from|till|until|for|with)\s+"
+    r"[^.,;!?()\n]{1,40}?)?)(?=\s*(?:[.,;!?()](?!\d)|\n|$|\s+(?:and|but|so|because|which|since|though|if|when|while|"
+    r"that['’]s|thats)\b))")
+"""Where the speaker is or what they are on (session 57, fct57): a plan, a tariff, a contract or a
+visa ("I'm on the EU Roam plan", "we're on the Business plan of Tallyboard", "i'm on a graduate
+visa"), a named thing's version ("We're on Kubernetes 1.27", "we're on Go 1.22"), a salary ("I'm
+on £58k") or a place named with a capital ("I'm in Glasgow", "I'm in Lisbon from 14 to 17 May"):
+``stated``, multi-valued, "on …" / "in …" as said. Not the task a stand-up names ("Today I'm on the
+PDF export", "I'm still on the scanner issue"): no plan's word, no version, no sum; not a month or
+a day ("we're in March"), nor a plain word after "in" ("I'm in anyway", "we're in the Q3 freeze")."""
+_BEEN_DOING = re.compile(
+    r"(?<![\w'’])(?:I|[Ww]e)(?:['’]ve|\s+have)\s+been\s+(?P<what>(?!(?:thinking|wondering|meaning|hoping|planning|dying|"
+    r"looking\s+forward)\b)[a-z]+ing\b[^.,;!?]{0,50}?\s+(?:for\s+)?(?:about\s+|nearly\s+|almost\s+|over\s+)?(?:\d+|a|an|"
+    r"two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)\s+(?:days|weeks|months|years|week|month|year))\b")
+"""How long the speaker has been doing something (session 57, fct57): "I've been learning Japanese for
+six months", "I've been playing 3 months" (``stated``: "learning Japanese for six months"); not a
+thought or a wish ("I've been thinking about it for a week")."""
 _NOT_NAMES = frozenset("This That There Here What Which Who Where When Why How Everyone It He She They You We "
                        "Today Tomorrow Yesterday Also Then Now Still Just And But So The".split())
 
@@ -159,6 +187,15 @@ def sentence_facts(sentence: str, seq: int, me: str, *, we: bool, before: str = 
             if not who or who in _NOT_NAMES:
                 continue
             out.append(Fact(who, "turns", f"turns {m.group('age')}{m.group('when')}", "stated", seq, evidence))
+    if "been " in sentence:
+        for m in _BEEN_DOING.finditer(sentence):
+            if asserted(sentence, m.start(), m.end()):
+                out.append(Fact(me, "stated", " ".join(m.group("what").split()), "stated", seq, evidence))
+    for m in _ON_IN.finditer(sentence):
+        if not asserted(sentence, m.start(), m.end()):
+            continue
+        what = " ".join(m.group("what").split())
+        out.append(Fact(me if m.group("i") or we else "team", "stated", what, "stated", seq, evidence))
     if "e's " in sentence or "e’s " in sentence or "e is " in sentence:
         for m in _PRONOUN_AGE.finditer(sentence):
             if not asserted(sentence, m.start(), m.end()):
@@ -188,7 +225,8 @@ def with_more_facts(extraction: Any, messages: Sequence[Message],
     for m in users:
         low = m.text.lower()
         aged = ("e's " in low or "e’s " in low or "e is " in low) and _PRONOUN_AGE.search(m.text) is not None
-        if "work" not in low and "moving" not in low and "turns" not in low and "run " not in low and not aged:
+        if ("work" not in low and "moving" not in low and "turns" not in low and "run " not in low and not aged
+                and _ON_IN.search(m.text) is None and ("been " not in m.text or _BEEN_DOING.search(m.text) is None)):
             before += m.text + "\n"
             continue
         me = _speaker(m)

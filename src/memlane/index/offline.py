@@ -1834,6 +1834,11 @@ _FRAGMENT_VERB = re.compile(r"\b(?:is|are|was|were|will|would|can)\b|n['’]t\b|
 "Four people doesn't pay the teacher")."""
 _THERE = re.compile(r"there(?:['’]s| is| are| was| were)\s+", re.IGNORECASE)
 """Before such a clause's number, what leaves it a fragment: "There are 14 commits on the branch"."""
+_IT_AGED = re.compile(r"^(?:it|this)(?:['’]s| is| was)(?=\s)", re.IGNORECASE)
+"""Before a number and its "years old", the thing said before (session 57, fct57): "it's 19 years
+old", "It's only 2 years old"; not "that's", which sums ("that's ten years in the shed")."""
+_YEARS_OLD = re.compile(r"\s+(?:years?|months?|weeks?)\s+old\b", re.IGNORECASE)
+"""After such a number, what makes it an age: "14 months old"."""
 _FRAGMENT_CHOICE = re.compile(r"\b(?:or|then|yes|yeah|ok|okay|sure|fine|not|no)\b", re.IGNORECASE)
 """In its sentence, a choice, a yes or a no ("Two weekends, yes", "£99 then", "Eight pizzas, not
 twenty"): what is agreed or weighed, not a state of things."""
@@ -3484,6 +3489,11 @@ class OfflineIntelligence:
                         pred = "amount" if verb in ("is", "are", "has", "have") else verb
                     elif not pred:
                         continue
+            elif (amounts and not dated and (it := _IT_AGED.match(head)) is not None
+                  and _IS_AMOUNT.fullmatch(head[it.end():]) is not None and _YEARS_OLD.match(after) is not None):
+                # the age of the thing said before: "Let's keep the bath, the boiler's the worry, it's 19
+                # years old" (session 57): what the speaker stated, as a fragment is (multi-valued)
+                subject, pred, obj = speaker, "stated", clause[it.end():]
             elif amounts and not dated and (frag := _fragment(clause, head, said or sentence)) is not None:
                 # a fragment with no subject, opening with its number: "Twelve mowers entered so
                 # far", "About 40 square metres", "£40 each", "There are 14 commits" (session 55):
