@@ -6253,6 +6253,24 @@ class _Reader:
                 if (ti, si) not in self.cues.placed and not s.endswith(("?", "!")) and says.search(s):
                     self._put_reason((ti, si), s, said)
 
+    def reason_before_choice(self) -> None:
+        """Without the sentence model, a participant's statement in the turn right before the
+        conversation's first decision, placed nowhere, is a rationale: the situation the choice
+        then answers ("The Crown's back room is booked every Friday in May." — "Then we meet at the
+        Fox."), what the sentence model reads by default and
+        the patterns' :data:`_REASON_SAID` often misses (a clash, a count, a closure, a cost said
+        plainly). The turn of a user (with the assistant, the user's turn before the one that
+        decides); not a question or an exclamation, not a long message with the assistant, through
+        :meth:`_put_reason`'s filter; not a sentence that shares a content word with a decision
+        written (the option a terse choice takes up, "The Tern, then.", or what the choice then says
+        again: sessions 41 and 48's tests). Over the development sets through heldout52 about 2 in 7
+        of what it writes is labelled; by default what the model leaves there is right 1 time in 5, so it runs
+        only without it. Read where :meth:`reasons_far` is, before the reason screens (rat57)."""
+        decided = {w[0] for w, f in self.cues.placed.items() if f == "decisions"}
+        chosen = _content(" ".join(self.text[w] for w, f in self.cues.placed.items() if f == "decisions"))
+        self._reasons_where(lambda _, ti, turn: turn.role == "user" and ti + 1 == min(decided),
+                            lambda _, s: not _content(s) & chosen)
+
     def reasons_far(self) -> None:
         """Without the sentence model, a participant's statement of a reason (:data:`_REASON_SAID`)
         said before the conversation's last decision, further than :meth:`reasons` reads (more
@@ -7624,7 +7642,7 @@ class _Reader:
     """A clause opening on a determiner with no finite verb after it ("…, the tokenizer refactor",
     "…, the Kapelleberg detour"): it names what was meant, it says no reason."""
 
-    def reason_aside(self) -> None:
+    def reason_aside(self, late: bool = False) -> None:
         """A decision of a user or participant that goes on after a comma in a clause with a
         subject of its own says its reason there ("Let's go with UV, the barley straw did nothing
         last year.", "Hand-written then, we've been burned by reflection magic before.", "We'll keep
@@ -7636,7 +7654,11 @@ class _Reader:
         decides itself ("…; I'd go for those"); three content words in the clause and two before
         it, and not a reason said already. A step's clause is no rationale: labellers keep the
         reasons of decisions ("I'll ask Fergus, he runs the rota" is who to ask, not why). Read
-        after the reason readers, so its reason does not push theirs past the field's five items."""
+        after the reason readers, so its reason does not push theirs past the field's five items.
+        ``late``: read again after the late decision readers (``from_now_on``, ``directed``,
+        ``summed_up`` …), on the decisions they wrote (rat57); then not where the part before the
+        clause has a comma of its own (a list, whose last item the clause is: "…, nothing homemade,
+        nothing past its date") nor a clause without a verb (:meth:`reason_verbless`, read before)."""
         said = self._said_contents()
         for where, fieldname in list(self.cues.placed.items()):
             if fieldname != "decisions" or self.turns[where[0]].role == "assistant":
@@ -7649,7 +7671,8 @@ class _Reader:
             words, whole = _content(why), _content(text)
             named = words - STOPWORDS
             if (len(_content(head)) < 2 or len(named) < 3 or self._NAMES_ONLY.match(why) or self._PLAN_CLAUSE.match(why)
-                    or _says_to_do(why) or _said_again(words, said, but=whole)):
+                    or _says_to_do(why) or _said_again(words, said, but=whole)
+                    or (late and ("," in head or not self._VERBAL.search(why) or why not in sentence))):
                 continue
             self.put(where, "decisions", _stop(head))
             self._add_reason(where, why, words, said)
@@ -7660,7 +7683,7 @@ class _Reader:
     """A clause that says why, then the choice after a comma or semicolon ("yearly is cheaper,
     let's do yearly", "The Aerons last ten years …; I'd go for those."): :meth:`reason_fronted`."""
 
-    def reason_fronted(self) -> None:
+    def reason_fronted(self, late: bool = False) -> None:
         """A decision of a user or participant said after its reason, the reason first ("Moving
         the import into the function is simpler, let's go with that.", "bumping boto3 drags in half
         the AWS stack …, I'd rather not touch it"): the first clause is the rationale, the decision
@@ -7669,7 +7692,7 @@ class _Reader:
         go / rather" or "go with", not on "and" (a second choice: "Double samosas, and let's drop
         the cupcakes"); not a sentence opening on its condition, not a first clause that
         is courtesy, says what to do or decides itself, two content words in it, and not a reason
-        said already."""
+        said already. ``late``: read again, as :meth:`reason_aside`, not a clause without a verb."""
         said = self._said_contents()
         for where, fieldname in list(self.cues.placed.items()):
             if fieldname != "decisions" or self.turns[where[0]].role == "assistant":
@@ -7682,7 +7705,8 @@ class _Reader:
             words, whole = _content(why), _content(self.text[where])
             if (len(words) < 2 or says_little(why) or is_courtesy(why) or _says_to_do(why)
                     or (choice.lower().startswith(("let", "so let", "then let")) and not _DECISION.search(choice))
-                    or _said_again(words, said, but=whole)):
+                    or _said_again(words, said, but=whole)
+                    or (late and not self._VERBAL.search(why))):
                 continue
             self._add_reason(where, why, words, said)
 
@@ -8591,6 +8615,7 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.reasons()
     if model is None:
         reader.reasons_far()  # before the reason screens below, which read its reasons too
+        reader.reason_before_choice()
     reader.reason_is_what()
     reader.reasons_after()
     reader.reasons_conditional()
@@ -8638,6 +8663,10 @@ def read_cues(turns: Sequence[tuple[str, str, Sequence[str]]], model: Any = None
     reader.no_act()
     if model is None:
         reader.reasons_undecided()
+    # again, on the decisions the late readers wrote after their first read (rat57): a reason
+    # said with the choice, not a list's last item, not without a verb
+    reader.reason_aside(late=True)
+    reader.reason_fronted(late=True)
     reader.reason_mine_short()  # after every reader that writes a reason
     reader.reason_price_said()
     reader.reason_brief_after()
