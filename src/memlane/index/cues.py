@@ -7816,7 +7816,7 @@ _SO_SAID = re.compile(r",\s+so\s+(?!(?:yes|no|ok|okay|far|much|many|good|great)\
 _SINCE_WHEN = re.compile(r"\bsince\s+(?:\d|(?:last|yesterday|this|the\s+\d)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\b)",
                          re.IGNORECASE)
 """A "since" of time ("since 11 March", "since last week"): no reason (session 40)."""
-_SHOULD = re.compile(r"\b(?:should|must|need to|needs to|have to|has to)\b|^(?:i\s+)?can'?t wait to\b|^(?:don'?t|do not|never)\b",
+_SHOULD = re.compile(r"\b(?=[hmns])(?:should|must|need to|needs to|have to|has to)\b|^(?:i\s+)?can'?t wait to\b|^(?:don'?t|do not|never)\b",
                      re.IGNORECASE)
 """A sentence that says what to do ("…should be read-only", "we need to…", "Don't give up…") or
 looks forward to something ("Can't wait to…"): no reason."""
@@ -7924,7 +7924,7 @@ on how…") (session 22, ``_Reader.hedged``)."""
 _CANT_SAY_WORDS = ("i can", "depends on")
 """A word every :data:`_CANT_SAY` match holds, lower-cased ("i can" of "I can't guarantee")."""
 _CANT_SETTLE = re.compile(
-    r"\b(?:i can'?t see (?:the|your|it|that|what|whether|if|how|which)|i'?m not certain|"
+    r"\b(?=[ictw])(?:i can'?t see (?:the|your|it|that|what|whether|if|how|which)|i'?m not certain|"
     r"i don'?t have (?:any\s+)?(?:details|information) (?:about|on)|"
     r"(?:will|would) decide (?:that|this|it)|case by case|what decides (?:it|that|this)|"
     r"the only (?:reliable\s+)?way to (?:tell|know|find out)|(?:it'?s|that'?s|it is|that is) up to you)\b",
