@@ -1698,10 +1698,10 @@ def _says_to_do(s: str) -> bool:
     return bool(_directive(_unacked(s)) or _DECISION.search(s) or _PROPOSAL.search(s) or _SHOULD.search(s))
 
 
-def _said_again(words: set[str], said: Sequence[set[str]], but: set[str] | None = None) -> bool:
-    """Whether content ``words`` repeat an item said already: Dice overlap of at least a half
-    with one of ``said`` (other than ``but``, the words of the item they come from)."""
-    return any(2 * len(words & w) / (len(words) + len(w)) >= 0.5 for w in said if w and w != but)
+def _said_again(words: set[str], said: Sequence[set[str]], but: set[str] | None = None, least: float = 0.5) -> bool:
+    """Whether content ``words`` repeat an item said already: Dice overlap of at least ``least`` (a
+    half) with one of ``said`` (other than ``but``, the words of the item they come from)."""
+    return any(2 * len(words & w) / (len(words) + len(w)) >= least for w in said if w and w != but)
 
 
 class _Reader:
