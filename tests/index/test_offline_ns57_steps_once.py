@@ -1,6 +1,7 @@
 """Session 57 (ns57): a step that says again what a step before it said is written once, both ways
-the offline backend runs (``_steps_once`` in ``memlane.index.offline``): an owner's step is kept
-before an unowned one, and of two owners' steps the first; two steps that share a few words stay."""
+the offline backend runs (``_steps_once`` in ``memlane.index.offline``): the speaker's own "I'll …"
+is kept before a step read from someone's request, an owner's step before an unowned one, and of two
+others the first; two steps that share a few words stay."""
 
 import pytest
 
@@ -38,3 +39,12 @@ def test_two_steps_sharing_a_few_words_stay(model):
         "Priya: and I'll email the landlord about the boiler on Monday", model=model)
     steps = [*summary.next_steps, *summary.action_items]
     assert any("plumber" in s for s in steps) and any("landlord" in s for s in steps), steps
+
+
+@pytest.mark.parametrize("model", WAYS)
+def test_the_speakers_own_commitment_is_kept_before_the_request(model):
+    summary, _ = offline_summary(
+        "user: My parcel arrived with the lamp smashed. Can you open a claim?",
+        "assistant: I've opened claim CL-5521 for the lamp. Please email a photo of the damaged box to the claims team.",
+        "user: ok, I'll email the photo of the box tonight", model=model)
+    assert list(summary.action_items) == ["user: I'll email the photo of the box tonight"], summary.action_items
