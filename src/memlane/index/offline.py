@@ -24,6 +24,8 @@ from memlane.index.clauses import AMOUNT, CLAUSE
 from memlane.index.cues import (
     _AGREE,
     _AGREE_MORE,
+    _ASKS,
+    _CAN_YOU,
     _I_WILL,
     _STEP_VERBS,
     Cues,
@@ -2080,18 +2082,26 @@ def _steps_once(steps: Sequence[str], items: Sequence[str]) -> tuple[tuple[str, 
     """The next steps and the action items (``Owner: text``) without a step that says again what
     one read before it said: content words (:func:`_content`) in Dice overlap of 0.6 or more
     (``_said_again``). Read first the action items that are their speaker's own "I'll …", then the
-    other action items (both name who acts), then the next steps; each list keeps its order. Two
+    other action items (both name who acts), then the next steps, and last, of these, whichever asks
+    (``_ASKS``, ``_CAN_YOU``, a question: "Can someone collect the prizes …" beside "Collect the prizes
+    … on Friday."); each list keeps its order. Two
     readers write the same act from two sentences ("Can you remind me on Friday …" and the answer
     "I'll remind you on Friday …"; the assistant's "Please upload a photo …" and the user's "I'll
     upload the photo tonight"), or one sentence twice in two spans ("… while you're here now" and
     "… while you're here."): the labels hold it once. Over every development set through heldout52,
     by default, next steps right −1, wrong −15 (−13 patterns alone), owner accuracy up (issue #17,
     ns57). Read after the sentence model, on what the cues wrote, so its training rows do not move."""
-    owned = [(x, True) for x in items if _I_WILL.search(x)] + [(x, True) for x in items if not _I_WILL.search(x)]
+    def first(step: tuple[str, str, bool]) -> int:
+        _, text, owned = step
+        if owned and _I_WILL.search(text):
+            return 0
+        return 3 if _ASKS.match(text) or _CAN_YOU.match(text) or text.endswith("?") else 1 if owned else 2
+
     said: list[set[str]] = []
     kept: set[str] = set()
-    for item, is_owned in [*owned, *((x, False) for x in steps)]:
-        words = _content(item.partition(": ")[2] or item if is_owned else item)
+    read = [(x, x.partition(": ")[2] or x, True) for x in items] + [(x, x, False) for x in steps]
+    for item, text, _ in sorted(read, key=first):
+        words = _content(text)
         if not _said_again(words, said, least=0.6):
             said.append(words)
             kept.add(item)
