@@ -2097,13 +2097,16 @@ def _steps_once(steps: Sequence[str], items: Sequence[str]) -> tuple[tuple[str, 
             return 0
         return 3 if _ASKS.match(text) or _CAN_YOU.match(text) or text.endswith("?") else 1 if owned else 2
 
-    said: list[set[str]] = []
+    said: list[tuple[set[str], set[str]]] = []  # each step's words, and its owner's
     kept: set[str] = set()
     read = [(x, x.partition(": ")[2] or x, True) for x in items] + [(x, x, False) for x in steps]
-    for item, text, _ in sorted(read, key=first):
+    for item, text, owned in sorted(read, key=first):
         words = _content(text)
-        if not _said_again(words, said, least=0.6):
-            said.append(words)
+        # an unowned step done for an owner it names is the others' act ("Send Ana your passport
+        # numbers" beside "Ana: I'll buy them tonight and you all send me your passport numbers")
+        if not _said_again(words, [w for w, owner in said if owned or not owner or not owner <= words],
+                           least=0.6):
+            said.append((words, _content(item.partition(": ")[0]) if owned else set()))
             kept.add(item)
     return tuple(x for x in steps if x in kept), tuple(x for x in items if x in kept)
 
