@@ -227,7 +227,7 @@ def test_every_statement_of_the_untouched_summary_sets_names_the_newest_one():
     # heldout33 37's, heldout34 38's, heldout35 39's, heldout36 40's, heldout37 41's, heldout38 42's,
     # heldout39 43's, heldout40 44's, heldout41 45's, heldout42 46's, heldout43 47's, heldout44 48's, heldout45 49's, heldout46 50's,
     # heldout47 51's, heldout48 52's, heldout49 53's, heldout50 54's,
-    # heldout51 55's, heldout52 56's, heldout53 57's)
+    # heldout51 55's, heldout52 56's, heldout53 57's, heldout54 58's)
     session = newest + 3 + (newest >= 30)
     for where, last, said_session in said:
         assert (last, said_session) == (newest, session), f"{where}: heldout5 to heldout{last}, " \

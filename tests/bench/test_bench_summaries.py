@@ -89,7 +89,7 @@ def test_packaged_sets_and_their_canned_answers():
     assert [c.id for c in train] == [c.id for n in ("train1", "train2", "train3", "train4",
                                                     "train5") for c in load_set(n)]
     assert not {c.id for c in train} & set(ids)
-    # each untouched set of sessions 9-57 is new: no conversation of it is in an earlier set
+    # each untouched set of sessions 9-58 is new: no conversation of it is in an earlier set
     seen = set(ids) | {c.id for c in train}
     for name in ("heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
                  "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16",
@@ -101,7 +101,7 @@ def test_packaged_sets_and_their_canned_answers():
                  "heldout41", "heldout42", "heldout43", "heldout44",
                  "heldout45", "heldout46", "heldout47", "heldout48",
                  "heldout49", "heldout50", "heldout51", "heldout52",
-                 "heldout53"):
+                 "heldout53", "heldout54"):
         untouched = load_set(name)
         assert len(untouched) >= 20, name
         assert not {c.id for c in untouched} & seen, name

@@ -615,7 +615,7 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
               default="all", show_default=True,
               help="Which packaged labelled set to score (pool: dev to heldout4 as one set; "
               "train: train1-train5, written to train the sentence model, as one set; "
-              "heldout5 to heldout53: the untouched sets of sessions 9 to 57, one a session but "
+              "heldout5 to heldout54: the untouched sets of sessions 9 to 58, one a session but "
               "two in session 12 (heldout8 and heldout9) and none in session 33, each "
               "development data since the session after its own; "
               "dev_all: pool, train, heldout5 and heldout6, all "
@@ -679,7 +679,7 @@ def compare_cmd(run_a: Path, run_b: Path, data: Path | None, metrics: tuple[str,
 @click.option("--train-sets", "train_sets", default=None, metavar="NAMES",
               help="With --train --kind dense: the packaged sets to train and cross-validate "
               "on, comma-separated (pool, train, dev_all, dev … heldout4, train1 … train5, "
-              "heldout5 … heldout53), each scored apart as a part [default: the shipped "
+              "heldout5 … heldout54), each scored apart as a part [default: the shipped "
               "model's, memlane.bench.summaries.dense.SETS].")
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True,
               help="With --train: leave-conversations-out folds for the cross-validation.")

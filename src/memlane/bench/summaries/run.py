@@ -44,7 +44,7 @@ FRESH = ("heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10"
          "heldout39", "heldout40", "heldout41", "heldout42",
          "heldout43", "heldout44", "heldout45", "heldout46", "heldout47",
          "heldout48", "heldout49", "heldout50", "heldout51",
-         "heldout52", "heldout53")
+         "heldout52", "heldout53", "heldout54")
 """Each written and labelled before anything ran on it and measured once at the end of its
 session (heldout5: session 9, development data since session 10; heldout6: session 10,
 development data since session 11, both in :data:`DEV_ALL`; heldout7: session 11,
@@ -76,7 +76,7 @@ heldout45: session 49's; heldout46: session 50's;
 heldout47: session 51's; heldout48: session 52's;
 heldout49: session 53's; heldout50: session 54's;
 heldout51: session 55's; heldout52: session 56's;
-heldout53: session 57's); not in ``--set all``."""
+heldout53: session 57's; heldout54: session 58's); not in ``--set all``."""
 DEV_ALL = (*POOL, *TRAIN, "heldout5", "heldout6")
 """Every set that is development data since session 11 (507 conversations; 471 without
 heldout6 in session 10): ``--set dev_all``."""
