@@ -6390,13 +6390,20 @@ class _Reader:
         commitment after the lead (3 matching it once cut, 2 labelled in fuller words), none
         labelled with the lead (issue #17, ns56). Read after the sentence model, so its training
         rows do not move."""
+        self._cut_step_lead(self._REFUSED_LEAD)
+
+    def _cut_step_lead(self, lead_words: re.Pattern[str],
+                       cut: Callable[[re.Match[str]], bool] = lambda lead: True) -> None:
+        """Each step (a next step or action item) whose words, its owner apart, open on a lead
+        ``lead_words`` matches and ``cut`` takes is written as what follows the lead, its first
+        letter a capital (:meth:`refused_lead`, :meth:`little_lead`)."""
         for where, name in list(self.cues.placed.items()):
             if name not in ("next_steps", "action_items"):
                 continue
             text = self.text[where]
             said = _unowned(name, text)
-            lead = self._REFUSED_LEAD.match(said)
-            if lead:
+            lead = lead_words.match(said)
+            if lead and cut(lead):
                 rest = said[lead.end():]
                 self.put(where, name, text[: len(text) - len(said)] + rest[:1].upper() + rest[1:])
 
@@ -6415,16 +6422,9 @@ class _Reader:
         missed, none lost one, and 3 then named nothing (:meth:`step_names_nothing`) (issue #17,
         ns57). Read after the sentence model, so its training rows do not
         move."""
-        for where, name in list(self.cues.placed.items()):
-            if name not in ("next_steps", "action_items"):
-                continue
-            text = self.text[where]
-            said = _unowned(name, text)
-            lead = self._LITTLE_LEAD.match(said)
-            if (lead and (says_little(lead.group(1)) or says_nothing(lead.group(1)))
-                    and not lead.group(1).lower().startswith("not sure")):
-                rest = said[lead.end():]
-                self.put(where, name, text[: len(text) - len(said)] + rest[:1].upper() + rest[1:])
+        self._cut_step_lead(self._LITTLE_LEAD, lambda lead: (
+            (says_little(lead.group(1)) or says_nothing(lead.group(1)))
+            and not lead.group(1).lower().startswith("not sure")))
 
     def step_names_nothing(self) -> None:
         """A step whose words, its pronouns and particles apart, hold one word at most ("Sign it.",
