@@ -83,7 +83,7 @@ from memlane.index.normalize import CAPITAL, NAME_WORD
 from memlane.index.people import JOBS
 from memlane.retrieve.text import STOPWORDS
 
-__all__ = ["Cues", "read_cues", "is_courtesy", "says_little", "says_nothing"]
+__all__ = ["Cues", "read_cues", "agrees", "is_courtesy", "says_little", "says_nothing"]
 
 _WORD = re.compile(r"[a-z0-9]++(?:'[a-z]++)?+")
 """A lower-cased word and its "'s", "'ll"... Possessive: nothing after a run can take a character of
@@ -117,6 +117,13 @@ _AGREE_MORE = re.compile(
 """Agreement in other words ("No objection.", "Approved, go ahead.", "Happy with that,
 provided we can turn it off", "I can live with that"): the sentence agrees, and what follows
 a comma is a condition or an aside, not what was agreed."""
+
+
+def agrees(sentence: str) -> bool:
+    """Whether a sentence opens by agreeing, in the words of ``_AGREE`` ("Agreed.", "Sounds good,
+    …", "Let's do that.") or of ``_AGREE_MORE`` ("No objection.", "Happy with that, provided …")."""
+    return bool(_AGREE.match(sentence) or _AGREE_MORE.match(sentence))
+
 _AGREE_ASK = re.compile(r"^(?:(?:ok(?:ay)?|yes|yeah|yep)[,.!]?\s+)?(?:agreed|sounds good|good (?:idea|call|shout)|"
                         r"makes sense|deal|fair enough|great idea)[,.!]\s+(?=(?:and\s+)?(?:can|could|would|will)\s+you\b)",
                         re.IGNORECASE)
@@ -2041,7 +2048,7 @@ class _Reader:
         if not idx:
             return False  # nothing but small talk and agreement ("Fine with me, …")
         while (kind == "decision" and hops < 2 and idx and not any(_PROPOSAL.search(sents[i]) for i in idx)
-               and (_AGREE.match(sents[idx[0]]) or _AGREE_MORE.match(sents[idx[0]]))):
+               and agrees(sents[idx[0]])):
             # "Deal." after "That works, as long as…": an agreement to an agreement reaches
             # the proposal both answer
             qi = next((i for i in range(pi - 1, -1, -1) if self.turns[i].who != self.turns[pi].who), None)
@@ -4137,8 +4144,7 @@ class _Reader:
             first = reply.sentences[0].strip() if reply.sentences else ""
             if turn.role != "assistant" or reply.role != "user" or not first:
                 continue
-            if (self._YES_REPLY.match(first) or _AGREE.match(first) or _AGREE_MORE.match(first)
-                    or self._AGREE_OPENS.match(first)):
+            if self._YES_REPLY.match(first) or agrees(first) or self._AGREE_OPENS.match(first):
                 own = set().union(*map(_stems, reply.sentences))
                 shared = {si: len(own & _stems(said)) for si, said in enumerate(turn.sentences)
                           if (ti, si) not in self.cues.placed and not said.rstrip().endswith("?")}
