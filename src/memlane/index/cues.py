@@ -6016,11 +6016,7 @@ class _Reader:
                     found = _DOUBT.search(s.rstrip(" .!")) if _WILL_CHECK.match(after) else None
                 if found is None and "whether" in s:
                     found = _WHETHER_THEN_CHECK.match(s)
-                if found is None or len(_content(found.group("q")) - _WH_WORDS) < 2:
-                    continue
-                question = _as_unknown(found)
-                if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
-                    self.cues.open_questions.append(question)
+                self._unknown_beside(found)
 
     def not_ours(self) -> None:
         """A participant's question whose answer hands it to someone else's say in its first
@@ -6476,12 +6472,7 @@ class _Reader:
                 if ("whether" not in low and "if" not in low) or not any(
                         w in low for w in ("ask", "check", "find out", "confirm", "chase")):
                     continue  # (most sentences hold none: no pattern run)
-                found = self._ASKED_TO_FIND.search(s)
-                if found is None or len(_content(found.group("q")) - _WH_WORDS) < 2:
-                    continue
-                question = _as_unknown(found)
-                if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
-                    self.cues.open_questions.append(question)
+                self._unknown_beside(self._ASKED_TO_FIND.search(s))
 
     _PUT_OFF_NEXT = re.compile(
         r"\blet'?s\s+(?:just\s+)?(?:see\s+(?:who|how|what|if|whether|where|when)\b|not\s+(?:decide|settle|guess)\b|"
@@ -6617,6 +6608,16 @@ class _Reader:
         if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
             self.put(where, "open_questions", _as_unknown(found))
 
+    def _unknown_beside(self, found: re.Match[str] | None) -> None:
+        """The open question ``found`` (a match with a ``q`` group) leaves, written beside what its
+        sentence is (a step, mostly), not in its place, on the same terms as :meth:`_put_unknown`,
+        and not when an open question written already holds all its words: the write of
+        :meth:`doubt_to_check`, :meth:`asked_to_find` and :meth:`whether_fronted`."""
+        if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
+            question = _as_unknown(found)
+            if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
+                self.cues.open_questions.append(question)
+
     _UNMARKED_QUESTION = re.compile(
         r"^(?:(?:ok|okay|nice|so|and|but|also|oh|hmm|right|or|separate\s+q|quick\s+q)[,.:]?\s+)*"
         r"(?:should|shall|is|are|do|does|can|could|would)\s+(?:we|i|it|there|the|our|this|that)\b", re.IGNORECASE)
@@ -6693,12 +6694,8 @@ class _Reader:
         reader placed (session 57, oq57)."""
         for where, s in self._said_unplaced(("decisions", "action_items", "next_steps")):
             found = self._WHETHER_FRONTED.match(s) if "whether" in s[:12].lower() else None
-            if found is None or len(_content(found.group("q")) - _WH_WORDS) < 2:
-                continue
             if self.cues.placed.get(where) in ("action_items", "next_steps"):
-                question = _as_unknown(found)
-                if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
-                    self.cues.open_questions.append(question)
+                self._unknown_beside(found)
             else:
                 self._put_unknown(where, found)
 
