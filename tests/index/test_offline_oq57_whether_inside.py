@@ -5,17 +5,7 @@ whether …") and a choice of what to do ("whether to …") leave none."""
 
 import pytest
 
-from memlane.testing import offline_summary
-
-_WAYS = ["shipped", None]
-
-_OPENING = "Ffion: The allotment open day is on the 14th of June, same field as last year."
-_CLOSING = "Ffion: Let's put the plant stall by the gate."
-
-
-def _summary(line, model):
-    summary, _ = offline_summary(_OPENING, line, _CLOSING, model=model)
-    return summary
+from tests.index.test_offline_oq57_whether_fronted import _WAYS, _summary
 
 
 @pytest.mark.parametrize("model", _WAYS)

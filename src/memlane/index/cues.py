@@ -83,7 +83,7 @@ from memlane.index.normalize import CAPITAL, NAME_WORD
 from memlane.index.people import JOBS
 from memlane.retrieve.text import STOPWORDS
 
-__all__ = ["Cues", "read_cues", "is_courtesy", "says_little", "says_nothing"]
+__all__ = ["Cues", "read_cues", "agrees", "is_courtesy", "says_little", "says_nothing"]
 
 _WORD = re.compile(r"[a-z0-9]++(?:'[a-z]++)?+")
 """A lower-cased word and its "'s", "'ll"... Possessive: nothing after a run can take a character of
@@ -117,6 +117,13 @@ _AGREE_MORE = re.compile(
 """Agreement in other words ("No objection.", "Approved, go ahead.", "Happy with that,
 provided we can turn it off", "I can live with that"): the sentence agrees, and what follows
 a comma is a condition or an aside, not what was agreed."""
+
+
+def agrees(sentence: str) -> bool:
+    """Whether a sentence opens by agreeing, in the words of ``_AGREE`` ("Agreed.", "Sounds good,
+    …", "Let's do that.") or of ``_AGREE_MORE`` ("No objection.", "Happy with that, provided …")."""
+    return bool(_AGREE.match(sentence) or _AGREE_MORE.match(sentence))
+
 _AGREE_ASK = re.compile(r"^(?:(?:ok(?:ay)?|yes|yeah|yep)[,.!]?\s+)?(?:agreed|sounds good|good (?:idea|call|shout)|"
                         r"makes sense|deal|fair enough|great idea)[,.!]\s+(?=(?:and\s+)?(?:can|could|would|will)\s+you\b)",
                         re.IGNORECASE)
@@ -2041,7 +2048,7 @@ class _Reader:
         if not idx:
             return False  # nothing but small talk and agreement ("Fine with me, …")
         while (kind == "decision" and hops < 2 and idx and not any(_PROPOSAL.search(sents[i]) for i in idx)
-               and (_AGREE.match(sents[idx[0]]) or _AGREE_MORE.match(sents[idx[0]]))):
+               and agrees(sents[idx[0]])):
             # "Deal." after "That works, as long as…": an agreement to an agreement reaches
             # the proposal both answer
             qi = next((i for i in range(pi - 1, -1, -1) if self.turns[i].who != self.turns[pi].who), None)
@@ -4137,8 +4144,7 @@ class _Reader:
             first = reply.sentences[0].strip() if reply.sentences else ""
             if turn.role != "assistant" or reply.role != "user" or not first:
                 continue
-            if (self._YES_REPLY.match(first) or _AGREE.match(first) or _AGREE_MORE.match(first)
-                    or self._AGREE_OPENS.match(first)):
+            if self._YES_REPLY.match(first) or agrees(first) or self._AGREE_OPENS.match(first):
                 own = set().union(*map(_stems, reply.sentences))
                 shared = {si: len(own & _stems(said)) for si, said in enumerate(turn.sentences)
                           if (ti, si) not in self.cues.placed and not said.rstrip().endswith("?")}
@@ -6010,11 +6016,7 @@ class _Reader:
                     found = _DOUBT.search(s.rstrip(" .!")) if _WILL_CHECK.match(after) else None
                 if found is None and "whether" in s:
                     found = _WHETHER_THEN_CHECK.match(s)
-                if found is None or len(_content(found.group("q")) - _WH_WORDS) < 2:
-                    continue
-                question = _as_unknown(found)
-                if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
-                    self.cues.open_questions.append(question)
+                self._unknown_beside(found)
 
     def not_ours(self) -> None:
         """A participant's question whose answer hands it to someone else's say in its first
@@ -6390,13 +6392,20 @@ class _Reader:
         commitment after the lead (3 matching it once cut, 2 labelled in fuller words), none
         labelled with the lead (issue #17, ns56). Read after the sentence model, so its training
         rows do not move."""
+        self._cut_step_lead(self._REFUSED_LEAD)
+
+    def _cut_step_lead(self, lead_words: re.Pattern[str],
+                       cut: Callable[[re.Match[str]], bool] = lambda lead: True) -> None:
+        """Each step (a next step or action item) whose words, its owner apart, open on a lead
+        ``lead_words`` matches and ``cut`` takes is written as what follows the lead, its first
+        letter a capital (:meth:`refused_lead`, :meth:`little_lead`)."""
         for where, name in list(self.cues.placed.items()):
             if name not in ("next_steps", "action_items"):
                 continue
             text = self.text[where]
             said = _unowned(name, text)
-            lead = self._REFUSED_LEAD.match(said)
-            if lead:
+            lead = lead_words.match(said)
+            if lead and cut(lead):
                 rest = said[lead.end():]
                 self.put(where, name, text[: len(text) - len(said)] + rest[:1].upper() + rest[1:])
 
@@ -6415,16 +6424,9 @@ class _Reader:
         missed, none lost one, and 3 then named nothing (:meth:`step_names_nothing`) (issue #17,
         ns57). Read after the sentence model, so its training rows do not
         move."""
-        for where, name in list(self.cues.placed.items()):
-            if name not in ("next_steps", "action_items"):
-                continue
-            text = self.text[where]
-            said = _unowned(name, text)
-            lead = self._LITTLE_LEAD.match(said)
-            if (lead and (says_little(lead.group(1)) or says_nothing(lead.group(1)))
-                    and not lead.group(1).lower().startswith("not sure")):
-                rest = said[lead.end():]
-                self.put(where, name, text[: len(text) - len(said)] + rest[:1].upper() + rest[1:])
+        self._cut_step_lead(self._LITTLE_LEAD, lambda lead: (
+            (says_little(lead.group(1)) or says_nothing(lead.group(1)))
+            and not lead.group(1).lower().startswith("not sure")))
 
     def step_names_nothing(self) -> None:
         """A step whose words, its pronouns and particles apart, hold one word at most ("Sign it.",
@@ -6470,12 +6472,7 @@ class _Reader:
                 if ("whether" not in low and "if" not in low) or not any(
                         w in low for w in ("ask", "check", "find out", "confirm", "chase")):
                     continue  # (most sentences hold none: no pattern run)
-                found = self._ASKED_TO_FIND.search(s)
-                if found is None or len(_content(found.group("q")) - _WH_WORDS) < 2:
-                    continue
-                question = _as_unknown(found)
-                if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
-                    self.cues.open_questions.append(question)
+                self._unknown_beside(self._ASKED_TO_FIND.search(s))
 
     _PUT_OFF_NEXT = re.compile(
         r"\blet'?s\s+(?:just\s+)?(?:see\s+(?:who|how|what|if|whether|where|when)\b|not\s+(?:decide|settle|guess)\b|"
@@ -6611,6 +6608,16 @@ class _Reader:
         if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
             self.put(where, "open_questions", _as_unknown(found))
 
+    def _unknown_beside(self, found: re.Match[str] | None) -> None:
+        """The open question ``found`` (a match with a ``q`` group) leaves, written beside what its
+        sentence is (a step, mostly), not in its place, on the same terms as :meth:`_put_unknown`,
+        and not when an open question written already holds all its words: the write of
+        :meth:`doubt_to_check`, :meth:`asked_to_find` and :meth:`whether_fronted`."""
+        if found is not None and len(_content(found.group("q")) - _WH_WORDS) >= 2:
+            question = _as_unknown(found)
+            if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
+                self.cues.open_questions.append(question)
+
     _UNMARKED_QUESTION = re.compile(
         r"^(?:(?:ok|okay|nice|so|and|but|also|oh|hmm|right|or|separate\s+q|quick\s+q)[,.:]?\s+)*"
         r"(?:should|shall|is|are|do|does|can|could|would)\s+(?:we|i|it|there|the|our|this|that)\b", re.IGNORECASE)
@@ -6687,12 +6694,8 @@ class _Reader:
         reader placed (session 57, oq57)."""
         for where, s in self._said_unplaced(("decisions", "action_items", "next_steps")):
             found = self._WHETHER_FRONTED.match(s) if "whether" in s[:12].lower() else None
-            if found is None or len(_content(found.group("q")) - _WH_WORDS) < 2:
-                continue
             if self.cues.placed.get(where) in ("action_items", "next_steps"):
-                question = _as_unknown(found)
-                if not any(_content(question) <= _content(q) for q in self.cues.open_questions):
-                    self.cues.open_questions.append(question)
+                self._unknown_beside(found)
             else:
                 self._put_unknown(where, found)
 

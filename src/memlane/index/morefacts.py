@@ -140,37 +140,29 @@ def sentence_facts(sentence: str, seq: int, me: str, *, we: bool, before: str = 
     """The facts of one sentence of the speaker ``me`` (``we``: "we" is the speaker's household,
     a chat with the assistant); ``before``: the user turns' text before the sentence and
     ``names``: the people the conversation names, who "he" and "she" can be (:func:`_referent`)."""
-    from memlane.index.people import _KIN_WORDS, asserted
+    from memlane.index.people import _KIN_WORDS, asserted_matches
 
     out: list[Fact] = []
     evidence = " ".join(sentence.split())[:200]
     if "work" in sentence.lower():
-        for m in _WORK.finditer(sentence):
-            if not asserted(sentence, m.start(), m.end()):
-                continue
+        for m in asserted_matches(_WORK, sentence):
             who = me if m.group("i") else m.group("name")
             if who is None or who in _NOT_NAMES:
                 continue
             how = " ".join((m.group("how") + (m.group("when") or "")).split())
             out.append(Fact(who, "work_pattern", "works " + how, "stated", seq, evidence))
     if "run " in sentence:
-        for m in _RUN.finditer(sentence):
-            if not asserted(sentence, m.start(), m.end()):
-                continue
+        for m in asserted_matches(_RUN, sentence):
             what = " ".join(m.group("what").split())
             out.append(Fact(me, "runs", "runs " + what, "stated", seq, evidence))
     if "oving" in sentence:
-        for m in _MOVING.finditer(sentence):
+        for m in asserted_matches(_MOVING, sentence):
             if (m.group("we") or m.group("we2")) and not we:
-                continue
-            if not asserted(sentence, m.start(), m.end()):
                 continue
             what = m.group("what").strip()
             out.append(Fact(me, "moving", what[0].lower() + what[1:], "stated", seq, evidence))
     if "turns" in sentence:
-        for m in _TURNS.finditer(sentence):
-            if not asserted(sentence, m.start(), m.end()):
-                continue
+        for m in asserted_matches(_TURNS, sentence):
             if m.group("i"):
                 who = me
             elif m.group("pronoun"):
@@ -188,18 +180,13 @@ def sentence_facts(sentence: str, seq: int, me: str, *, we: bool, before: str = 
                 continue
             out.append(Fact(who, "turns", f"turns {m.group('age')}{m.group('when')}", "stated", seq, evidence))
     if "been " in sentence:
-        for m in _BEEN_DOING.finditer(sentence):
-            if asserted(sentence, m.start(), m.end()):
-                out.append(Fact(me, "stated", " ".join(m.group("what").split()), "stated", seq, evidence))
-    for m in _ON_IN.finditer(sentence):
-        if not asserted(sentence, m.start(), m.end()):
-            continue
+        for m in asserted_matches(_BEEN_DOING, sentence):
+            out.append(Fact(me, "stated", " ".join(m.group("what").split()), "stated", seq, evidence))
+    for m in asserted_matches(_ON_IN, sentence):
         what = " ".join(m.group("what").split())
         out.append(Fact(me if m.group("i") or we else "team", "stated", what, "stated", seq, evidence))
     if "e's " in sentence or "e’s " in sentence or "e is " in sentence:
-        for m in _PRONOUN_AGE.finditer(sentence):
-            if not asserted(sentence, m.start(), m.end()):
-                continue
+        for m in asserted_matches(_PRONOUN_AGE, sentence):
             who = _referent(m.group("pronoun"), before + sentence[: m.start()], names, me)
             if who:
                 age = " ".join((m.group("age") + (m.group("unit") or "")).split())

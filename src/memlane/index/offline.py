@@ -22,8 +22,6 @@ from typing import Any
 from memlane.clip import clip
 from memlane.index.clauses import AMOUNT, CLAUSE
 from memlane.index.cues import (
-    _AGREE,
-    _AGREE_MORE,
     _ASKS,
     _CAN_YOU,
     _I_WILL,
@@ -31,6 +29,7 @@ from memlane.index.cues import (
     Cues,
     _said_again,
     _Turn,
+    agrees,
     is_courtesy,
     read_cues,
     says_little,
@@ -1716,7 +1715,7 @@ def _agreed_to(turn: int, turns: Sequence[tuple[str, str, list[str]]]) -> bool:
         return False
     said = turns[turn + 1][2]
     return (bool(said) and all(is_courtesy(x) for x in said)
-            and any(_AGREE.match(x) or _AGREE_MORE.match(x) for x in said))
+            and any(agrees(x) for x in said))
 
 
 def _said_by_someone(decision: str, sentences: Sequence[str]) -> bool:

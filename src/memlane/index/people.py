@@ -46,8 +46,8 @@ from memlane.index.normalize import CAPITAL, NAME_WORD, SMALL, normalize_predica
 from memlane.index.schema import Fact
 from memlane.types import Message
 
-__all__ = ["JOBS", "KIN_PREDICATES", "KIN_WORDS", "PET_PREDICATES", "asserted", "kin_names", "may_state", "people_facts",
-           "speaker_subject"]
+__all__ = ["JOBS", "KIN_PREDICATES", "KIN_WORDS", "PET_PREDICATES", "asserted", "asserted_matches", "kin_names",
+           "may_state", "people_facts", "speaker_subject"]
 
 
 def speaker_subject(m: Message) -> str:
@@ -394,6 +394,12 @@ def asserted(sentence: str, start: int, end: int) -> bool:
     return True
 
 
+def asserted_matches(pattern: re.Pattern[str], sentence: str) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern`` in ``sentence`` that are the speaker's plain statements
+    (:func:`asserted`), in order."""
+    return (m for m in pattern.finditer(sentence) if asserted(sentence, m.start(), m.end()))
+
+
 _KIN_PREDS = frozenset(pred for pred, _, _ in _KIN_WORDS.values())
 KIN_PREDICATES = _KIN_PREDS | frozenset(("fiancee", "pet"))
 """The predicates naming a relative or a pet: (user, daughter, Maya)."""
@@ -536,11 +542,10 @@ def people_facts(sentence: str, seq: int | None, *, we: bool = True,
     for pattern in (_KIN_LIST, _OUR_ONE):
         if pattern is _OUR_ONE and not we:
             continue
-        for named in pattern.finditer(text):
-            if asserted(text, named.start(), named.end()):
-                kin_pred = _KIN_WORDS[named.group("kin2").lower()][0]
-                for name in _SPLIT_NAMES.split(named.group("names")):
-                    add(me, kin_pred, name)
+        for named in asserted_matches(pattern, text):
+            kin_pred = _KIN_WORDS[named.group("kin2").lower()][0]
+            for name in _SPLIT_NAMES.split(named.group("names")):
+                add(me, kin_pred, name)
     return list({(f.subject, f.predicate, f.object.lower()): f for f in out}.values())
 
 

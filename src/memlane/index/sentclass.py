@@ -153,7 +153,7 @@ def features(turns: Sequence[TurnLike], ti: int, si: int, placed: dict[tuple[int
         out.append("slast")
     if si > 0:
         prev_s = turn.sentences[si - 1]
-        if c._AGREE.match(prev_s) or c._AGREE_MORE.match(prev_s):
+        if c.agrees(prev_s):
             out.append("after_agree")
         if prev_s.endswith("?"):
             out.append("after_q")
