@@ -1,8 +1,9 @@
 """Session 58's rules for topics (docs/summary-eval.md, "Session 58: topics … (top58)"): a
 phrase opening on a word for a person ("sister marta", "mum") is no topic, nor a pair opening on
-a modifier of size, age, worth or order ("old mill"); a pair opening on a colour or a word that
-makes a kind ("black mould") stays, and so does a pet ("dog"). Small conversations written for
-these tests, both ways (with the sentence model and the patterns alone)."""
+a modifier of size, age, worth or order ("old mill"), nor a part or a side alone ("bottom"); a
+pair opening on a colour or a word that makes a kind ("black mould") stays, and so does a pet
+("dog"). Small conversations written for these tests, both ways (with the sentence model and the
+patterns alone)."""
 
 import pytest
 
@@ -44,6 +45,17 @@ MOULD = (
     "an hour after.",
 )
 
+FENCE = (
+    "Gus: The garden fence is leaning at the bottom, and the gate won't shut.",
+    "Assistant: A fence leaning at the bottom usually means a rotten post. Is the post soft at ground level?",
+    "Gus: Yes, the post is soft at the bottom, you can push a screwdriver into it.",
+    "Assistant: Then replace the post. A concrete spur bolted to the old post is the cheap fix; a new post "
+    "set in postcrete is the lasting one.",
+    "Gus: I'll go with a new post in postcrete, and rehang the gate after.",
+    "Assistant: Good. Prop the fence panel while the postcrete sets, about a day, then rehang the gate on "
+    "the new post.",
+)
+
 
 @pytest.mark.parametrize("model", ["shipped", None])
 def test_a_phrase_opening_on_a_person_is_no_topic(model):
@@ -62,3 +74,10 @@ def test_a_pair_opening_on_a_modifier_of_age_is_no_topic(model):
 def test_a_colour_before_its_noun_and_a_pet_stay(model):
     topics = offline_summary(*MOULD, model=model)[0].topic_tags
     assert topics == ("black mould", "dog", "extractor fan", "bathroom")
+
+
+@pytest.mark.parametrize("model", ["shipped", None])
+def test_a_part_alone_is_no_topic(model):
+    # "bottom", said twice, took the third slot
+    topics = offline_summary(*FENCE, model=model)[0].topic_tags
+    assert topics == ("fence", "gate", "postcrete")

@@ -2212,6 +2212,10 @@ _MEASURES = frozenset("second seconds minute hour metres meters miles mile kilom
 """Units of length, time, money and weight, and "night" ("metres", "pounds", "nights"): alone, a
 measure of something the topic would name, no topic of one word; in a pair they stay ("night
 shift", "run times") (session 54)."""
+_PARTS = frozenset("side sides bottom front top back end middle edge corner".split())
+"""Words for a part or a side of something ("side", "bottom", "front", "corner"): alone, where on
+a thing the topic would name, no topic of one word; in a pair they stay ("front door", "back
+garden") (session 58)."""
 _NAMES_NOTHING = frozenset("anyone everyone someone nobody nothing everything people per first".split())
 """Words that name no one and nothing in particular ("anyone else", "people away", "per"):
 no topic (session 13)."""
@@ -2309,14 +2313,14 @@ def _not_a_noun_phrase(words: Sequence[str], text: str) -> bool:
     also says as a noun ("the book club", "a test suite") is one: what a person lists as a topic
     is a noun phrase (issue #17; session 53). Nor is a pair ending on a modifier or an adverb
     ("charged twice", "door open"), an adverb alone, or a unit alone ("metres") (session 54). Nor is
-    a phrase opening on a word for a person ("mum", "partner jonas", "kids loved": who, not what)
-    or a pair opening on a modifier of size, age, worth or order (:data:`_EPITHETS`: "old mill",
-    "bad news") (session 58)."""
+    a phrase opening on a word for a person ("mum", "partner jonas", "kids loved": who, not what),
+    a pair opening on a modifier of size, age, worth or order (:data:`_EPITHETS`: "old mill",
+    "bad news"), or a part or a side alone (:data:`_PARTS`: "bottom", "front") (session 58)."""
     if words[0] in PEOPLE_WORDS:
         return True
     if len(words) == 1:
         return (words[0] in _STEP_VERBS or words[0] in _BARE_MODIFIERS or words[0] in _NO_NOUN_AFTER
-                or words[0] in _MEASURES)
+                or words[0] in _MEASURES or words[0] in _PARTS)
     if words[-1] in _NO_NOUN_AFTER or (len(words) == 2 and words[0] in _EPITHETS):
         return True
     return words[0] in _STEP_VERBS and not re.search(
