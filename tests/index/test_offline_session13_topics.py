@@ -68,7 +68,9 @@ def test_a_phrase_of_the_opening_moves_up():
         "and the cleaning was done in an afternoon.",
         "assistant: Then dispute the cleaning charge with the deposit scheme and send them the inventory.",
     )
-    assert s.topic_tags[0] == "landlord"
+    # "deposit", said in the opening, moves up past "cleaning"; the opening's first phrase,
+    # "landlord", is a person's word and no topic since session 58
+    assert s.topic_tags == ("inventory", "deposit")
     assert "cleaning" not in s.topic_tags  # said more often, but after the opening and past the cap
 
 

@@ -42,6 +42,7 @@ from memlane.index.people import (
     CHAT_FILLERS,
     KIN_PREDICATES,
     KIN_WORDS,
+    PEOPLE_WORDS,
     PET_PREDICATES,
     asserted,
     kin_names,
@@ -2210,6 +2211,10 @@ _MEASURES = frozenset("second seconds minute hour metres meters miles mile kilom
 """Units of length, time, money and weight, and "night" ("metres", "pounds", "nights"): alone, a
 measure of something the topic would name, no topic of one word; in a pair they stay ("night
 shift", "run times") (session 54)."""
+_PARTS = frozenset("side sides bottom front top back end middle edge corner".split())
+"""Words for a part or a side of something ("side", "bottom", "front", "corner"): alone, where on
+a thing the topic would name, no topic of one word; in a pair they stay ("front door", "back
+garden") (session 58)."""
 _NAMES_NOTHING = frozenset("anyone everyone someone nobody nothing everything people per first".split())
 """Words that name no one and nothing in particular ("anyone else", "people away", "per"):
 no topic (session 13)."""
@@ -2233,6 +2238,12 @@ _NO_NOUN_AFTER = (_BARE_MODIFIERS - frozenset("green red blue brown black white"
 modifier ("flat white", "dark green"), and adverbs of time, count and place ("twice", "till",
 "away"): a pair ending on one ("charged twice", "door open") is a clause's end, no topic, and an
 adverb alone is none either (session 54)."""
+_EPITHETS = _BARE_MODIFIERS - frozenset(
+    "green red blue brown black white open closed free low long short real empty high".split())
+"""The modifiers that say how big, how old, how good or which of several ("old mill", "whole team",
+"bad news", "second batch"), not what kind: a pair opening on one is a thing described, no topic
+(session 58). The colours and the words of state or degree that make a kind of their own ("black
+mould", "open night", "free plan", "low light") are left out."""
 _WORDS_PER_TOPIC = 35
 """A topic for every 35 words said, two at least and eight at most: a person lists two or
 three for a short exchange (session 13)."""
@@ -2300,11 +2311,16 @@ def _not_a_noun_phrase(words: Sequence[str], text: str) -> bool:
     or a verb and its object ("sell cheese", "bring wine"); a pair whose first word ``text``
     also says as a noun ("the book club", "a test suite") is one: what a person lists as a topic
     is a noun phrase (issue #17; session 53). Nor is a pair ending on a modifier or an adverb
-    ("charged twice", "door open"), an adverb alone, or a unit alone ("metres") (session 54)."""
+    ("charged twice", "door open"), an adverb alone, or a unit alone ("metres") (session 54). Nor is
+    a phrase opening on a word for a person ("mum", "partner jonas", "kids loved": who, not what),
+    a pair opening on a modifier of size, age, worth or order (:data:`_EPITHETS`: "old mill",
+    "bad news"), or a part or a side alone (:data:`_PARTS`: "bottom", "front") (session 58)."""
+    if words[0] in PEOPLE_WORDS:
+        return True
     if len(words) == 1:
         return (words[0] in _STEP_VERBS or words[0] in _BARE_MODIFIERS or words[0] in _NO_NOUN_AFTER
-                or words[0] in _MEASURES)
-    if words[-1] in _NO_NOUN_AFTER:
+                or words[0] in _MEASURES or words[0] in _PARTS)
+    if words[-1] in _NO_NOUN_AFTER or (len(words) == 2 and words[0] in _EPITHETS):
         return True
     return words[0] in _STEP_VERBS and not re.search(
         r"\b(?:the|a|an|my|your|our|this|that|their|his|her)\s+" + words[0] + r"\b", text, re.IGNORECASE)

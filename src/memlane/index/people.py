@@ -46,8 +46,8 @@ from memlane.index.normalize import CAPITAL, NAME_WORD, SMALL, normalize_predica
 from memlane.index.schema import Fact
 from memlane.types import Message
 
-__all__ = ["JOBS", "KIN_PREDICATES", "KIN_WORDS", "PET_PREDICATES", "asserted", "asserted_matches", "kin_names",
-           "may_state", "people_facts", "speaker_subject"]
+__all__ = ["JOBS", "KIN_PREDICATES", "KIN_WORDS", "PEOPLE_WORDS", "PET_PREDICATES", "asserted", "asserted_matches",
+           "kin_names", "may_state", "people_facts", "speaker_subject"]
 
 
 def speaker_subject(m: Message) -> str:
@@ -406,6 +406,8 @@ KIN_PREDICATES = _KIN_PREDS | frozenset(("fiancee", "pet"))
 PET_PREDICATES = frozenset("dog cat puppy kitten rabbit hamster tortoise parrot horse pet".split())
 KIN_WORDS = frozenset(_KIN_WORDS)
 """The words for a relative or pet ("mum", "kids", "dog")."""
+PEOPLE_WORDS = frozenset(w for w, (pred, _, _) in _KIN_WORDS.items() if pred not in PET_PREDICATES)
+"""The words of :data:`KIN_WORDS` that name a person ("mum", "partner", "kids", "landlord"), not a pet."""
 
 
 def kin_names(facts: Iterable[Fact], me: str = "user") -> dict[str, str]:
